@@ -1,0 +1,9 @@
+import { Command } from 'commander';
+
+/** The `reclamo` command and its subcommands; each is a thin layer over the library. */
+export function buildProgram(): Command {
+  const program = new Command('reclamo')
+    .description('Recursive Language Model harness: answer questions about inputs of any size.')
+    .version('0.1.0');
+  return program;
+}

@@ -1,0 +1,47 @@
+/** Base class of every error reclamo throws on purpose. */
+export class ReclamoError extends Error {
+  override readonly name: string = 'ReclamoError';
+}
+
+/** Bad configuration: a profile, a flag, a file. The CLI exits 2. */
+export class ConfigError extends ReclamoError {
+  override readonly name: string = 'ConfigError';
+  constructor(
+    message: string,
+    /** The file at fault, when there is one. */
+    readonly file?: string,
+    /** The key at fault, when there is one. */
+    readonly key?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** No key could be found or fetched for an endpoint. The CLI exits 2. */
+export class KeyError extends ReclamoError {
+  override readonly name: string = 'KeyError';
+}
+
+/** A model endpoint failed after retries. The CLI exits 1. */
+export class EndpointError extends ReclamoError {
+  override readonly name: string = 'EndpointError';
+  constructor(
+    message: string,
+    readonly endpoint: string,
+    readonly statusCode?: number,
+    readonly isRetryable = false,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The caller's deadline passed before the request could finish. */
+export class DeadlineError extends ReclamoError {
+  override readonly name: string = 'DeadlineError';
+}
+
+/** The sandbox could not start or stay up (missing Python, broken worker). */
+export class SandboxError extends ReclamoError {
+  override readonly name: string = 'SandboxError';
+}

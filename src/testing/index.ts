@@ -1,0 +1,6 @@
+export {
+  ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedReplies,
+  type ScriptedReply,
+} from './scripted-model.js';

@@ -1,0 +1,180 @@
+/**
+ * Trajectory events: one JSON object per line in `runs/<UTC stamp>-<id>.jsonl`.
+ * Every event carries `type`, `v` (schema version) and `t` (ISO time).
+ * Additive changes keep the version; renames or removals bump it, and the
+ * reader keeps reading the old versions (see test/fixtures/trajectories/).
+ */
+import type { FinishReason, Usage } from '../lm/model.js';
+import type { ContextShape } from '../sandbox/sandbox.js';
+
+export const TRAJECTORY_SCHEMA_VERSION = 1;
+
+interface EventBase {
+  v: number;
+  /** ISO 8601 UTC time the event was written. */
+  t: string;
+}
+
+/** An endpoint as recorded: never its key. */
+export interface EndpointRecord {
+  baseUrl: string;
+  api: 'openai' | 'anthropic' | 'scripted';
+  roles: string[];
+  concurrency: number;
+}
+
+export interface MetadataEvent extends EventBase {
+  type: 'metadata';
+  runId: string;
+  query: string;
+  context: ContextShape;
+  depth: number;
+  maxDepth: number;
+  /** Profile name and its settings with every key source removed. */
+  profile: { name: string; settings: Record<string, unknown> };
+  endpoints: EndpointRecord[];
+  promptVersion: string;
+  protocol: 'fence' | 'tools';
+  plannerStyle: string;
+  /** Set on a child RLM's trajectory. */
+  parent?: { runId: string; file: string; subcall: number };
+}
+
+export interface BlockRecord {
+  code: string;
+  /** Omitted when the block was skipped (deadline passed, or a tool_call reply cut the rest). */
+  result?: {
+    stdout: string;
+    stderr: string;
+    stdoutChars: number;
+    stderrChars: number;
+    truncated: boolean;
+    error?: { type: string; message: string; line?: number };
+    elapsedMs: number;
+    hostCalls: number;
+    timedOut: boolean;
+    restarted?: string;
+  };
+  skipped?: string;
+}
+
+export interface FinalDecision {
+  kind: 'final' | 'final_var' | 'answer_dict' | 'final_answer_tool';
+  /** Accepted or why it was rejected. */
+  accepted: boolean;
+  reason?: string;
+  answer?: string;
+  variable?: string;
+}
+
+export interface IterationEvent extends EventBase {
+  type: 'iteration';
+  turn: number;
+  content: string;
+  reasoning: string;
+  blocks: BlockRecord[];
+  nudges: { kind: string; text: string }[];
+  final: FinalDecision | null;
+  endpoint: string;
+  model: string;
+  usage: Usage;
+  finishReason: FinishReason;
+  timings: { modelMs: number; replMs: number; harnessMs: number };
+}
+
+export type SubcallKind = 'llm_query' | 'llm_query_batched' | 'rlm_query';
+
+export interface SubcallEvent extends EventBase {
+  type: 'subcall';
+  depth: number;
+  kind: SubcallKind;
+  turn: number;
+  block: number;
+  /** 1-based running count of sub-calls in this run. */
+  count: number;
+  promptChars: number;
+  answerChars: number;
+  promptPreview: string;
+  answerPreview: string;
+  promptSha256: string;
+  answerSha256: string;
+  latencyMs: number;
+  endpoint?: string;
+  model?: string;
+  usage?: Usage;
+  error?: string;
+  /** File name (same directory) of a child RLM's trajectory. */
+  child?: string;
+}
+
+export interface CompactionEvent extends EventBase {
+  type: 'compaction';
+  turn: number;
+  beforeTokens: number;
+  afterTokens: number;
+  budgetTokens: number;
+  elidedTurns: number[];
+  summarized: boolean;
+  shrunkMessages: number;
+  estimator: string;
+}
+
+export interface ContextOverflowEvent extends EventBase {
+  type: 'context_overflow';
+  turn: number;
+  estimatedTokens: number;
+  budgetTokens: number;
+  contextTokens: number;
+  maxTokens: number;
+  action: string;
+}
+
+export type ForcedFinishSource = 'model' | 'answer_dict' | 'variable' | 'reply_text' | 'empty';
+
+export interface ForcedFinishEvent extends EventBase {
+  type: 'forced_finish';
+  reason: string;
+  source: ForcedFinishSource;
+  variable?: string;
+  answer: string;
+  content?: string;
+  usage?: Usage;
+}
+
+export type StopReason =
+  | 'final'
+  | 'answer_dict'
+  | 'max_iterations'
+  | 'max_timeout'
+  | 'error_limit'
+  | 'token_budget'
+  | 'context_overflow'
+  | 'endpoint_error'
+  | 'aborted';
+
+export interface FinalEvent extends EventBase {
+  type: 'final';
+  answer: string;
+  stopReason: StopReason;
+  turns: number;
+  subcalls: number;
+  usage: { root: Usage; sub: Usage };
+  elapsedMs: number;
+  stats: {
+    execs: number;
+    syntaxErrors: number;
+    rejectedFinals: number;
+    protocolSlips: number;
+    nudges: number;
+  };
+  error?: string;
+}
+
+export type TrajectoryEvent =
+  | MetadataEvent
+  | IterationEvent
+  | SubcallEvent
+  | CompactionEvent
+  | ContextOverflowEvent
+  | ForcedFinishEvent
+  | FinalEvent;
