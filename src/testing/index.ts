@@ -1,3 +1,4 @@
+export type { MockFault, MockPolicy, MockReply, MockRequest } from './mock-policy.js';
 export {
   ScriptedModel,
   type ScriptedModelOptions,
