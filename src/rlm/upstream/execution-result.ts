@@ -1,0 +1,74 @@
+/**
+ * One executed block as the upstream release reports it back to the model:
+ * a user message echoing the code, then the REPL output (stdout, stderr and
+ * the list of plain-typed variables), cut at 20,000 characters.
+ */
+import { pyHead, pyLen, pyListRepr } from './python-repr.js';
+
+/** Upstream cuts each block's formatted output at this many characters. */
+export const UPSTREAM_OUTPUT_LIMIT = 20_000;
+
+/**
+ * Type names upstream lists (it keeps values that are instances of str, int,
+ * float, bool, list, dict or tuple); the collections dict subclasses pass
+ * that test too.
+ */
+const LISTED_TYPES = new Set([
+  'str',
+  'int',
+  'float',
+  'bool',
+  'list',
+  'dict',
+  'tuple',
+  'OrderedDict',
+  'defaultdict',
+  'Counter',
+]);
+
+/** What one block produced, as the formatter needs it. */
+export interface UpstreamBlockOutput {
+  stdout: string;
+  stderr: string;
+  /** The REPL's variables after the block, in definition order. */
+  variables: readonly { name: string; type: string }[];
+}
+
+/** Names of the variables upstream would list: no leading `_`, plain types, none of `hidden`. */
+export function listedVariableNames(
+  variables: UpstreamBlockOutput['variables'],
+  hidden: ReadonlySet<string> = new Set(),
+): string[] {
+  return variables
+    .filter((v) => !v.name.startsWith('_') && LISTED_TYPES.has(v.type) && !hidden.has(v.name))
+    .map((v) => v.name);
+}
+
+/**
+ * The `<result>` part: `"\n" + stdout`, `"\n" + stderr` and
+ * `REPL variables: [...]\n`, each when present, joined by blank lines;
+ * `No output` when there is nothing.
+ */
+export function formatUpstreamResult(
+  output: UpstreamBlockOutput,
+  hidden?: ReadonlySet<string>,
+): string {
+  const parts: string[] = [];
+  if (output.stdout !== '') parts.push(`\n${output.stdout}`);
+  if (output.stderr !== '') parts.push(`\n${output.stderr}`);
+  const names = listedVariableNames(output.variables, hidden);
+  if (names.length > 0) parts.push(`REPL variables: ${pyListRepr(names)}\n`);
+  return parts.length > 0 ? parts.join('\n\n') : 'No output';
+}
+
+/** Cut a result longer than `limit` characters (Python's count) the way upstream does. */
+export function cutUpstreamResult(result: string, limit = UPSTREAM_OUTPUT_LIMIT): string {
+  const length = pyLen(result);
+  if (length <= limit) return result;
+  return `${pyHead(result, limit)}... + [${length - limit} chars...]`;
+}
+
+/** The whole user message for one executed block. */
+export function upstreamExecutionMessage(code: string, result: string): string {
+  return `Code executed:\n\`\`\`python\n${code}\n\`\`\`\n\nREPL output:\n${result}`;
+}

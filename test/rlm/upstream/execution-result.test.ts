@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cutUpstreamResult,
+  formatUpstreamResult,
+  listedVariableNames,
+  upstreamExecutionMessage,
+} from '../../../src/rlm/upstream/execution-result.js';
+
+const vars = [
+  { name: 'context', type: 'str' },
+  { name: 'llm_query', type: 'function' },
+  { name: '_private', type: 'int' },
+  { name: 'counts', type: 'Counter' },
+  { name: 'df', type: 'DataFrame' },
+  { name: 'history', type: 'list' },
+  { name: 'pairs', type: 'tuple' },
+];
+
+describe('formatUpstreamResult', () => {
+  it('joins stdout, stderr and the variable list with blank lines', () => {
+    const result = formatUpstreamResult(
+      { stdout: 'hello\n', stderr: 'warn\n', variables: vars },
+      new Set(['history']),
+    );
+    expect(result).toBe(
+      "\nhello\n\n\n\nwarn\n\n\nREPL variables: ['context', 'counts', 'pairs']\n",
+    );
+  });
+
+  it('omits empty parts, and says No output when nothing is left', () => {
+    expect(formatUpstreamResult({ stdout: 'x', stderr: '', variables: [] })).toBe('\nx');
+    expect(formatUpstreamResult({ stdout: '', stderr: '', variables: [] })).toBe('No output');
+    expect(
+      formatUpstreamResult({
+        stdout: '',
+        stderr: '',
+        variables: [{ name: 'f', type: 'function' }],
+      }),
+    ).toBe('No output');
+  });
+
+  it('filters variables by name and type, keeping their order', () => {
+    expect(listedVariableNames(vars)).toEqual(['context', 'counts', 'history', 'pairs']);
+  });
+});
+
+describe('cutUpstreamResult', () => {
+  it('keeps 20,000 characters and says how many were cut', () => {
+    const long = 'a'.repeat(20_000);
+    expect(cutUpstreamResult(long)).toBe(long);
+    const cut = cutUpstreamResult(`${long}bcdef`);
+    expect(cut).toBe(`${long}... + [5 chars...]`);
+    expect(cutUpstreamResult('abcdef', 4)).toBe('abcd... + [2 chars...]');
+  });
+
+  it('counts code points like Python', () => {
+    expect(cutUpstreamResult('😀😀😀', 2)).toBe('😀😀... + [1 chars...]');
+  });
+});
+
+describe('upstreamExecutionMessage', () => {
+  it('echoes the code in a python fence, then the REPL output', () => {
+    expect(upstreamExecutionMessage('print(1)', '\n1\n')).toBe(
+      'Code executed:\n```python\nprint(1)\n```\n\nREPL output:\n\n1\n',
+    );
+  });
+});
