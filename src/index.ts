@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './evals/index.js';
 export type * from './lm/model.js';
 export { addUsage, emptyUsage } from './lm/model.js';
 export type * from './sandbox/sandbox.js';

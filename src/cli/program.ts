@@ -1,9 +1,11 @@
 import { Command } from 'commander';
+import { registerTasksCommand } from './commands/tasks.js';
 
 /** The `reclamo` command and its subcommands; each is a thin layer over the library. */
 export function buildProgram(): Command {
   const program = new Command('reclamo')
     .description('Recursive Language Model harness: answer questions about inputs of any size.')
     .version('0.1.0');
+  registerTasksCommand(program);
   return program;
 }
