@@ -1,0 +1,200 @@
+/**
+ * Run settings resolution: a value set explicitly (option, flag, profile)
+ * wins; anything unset takes the prompt version's default.
+ */
+
+import type { RoleSettings, RunSettings } from '../config/types.js';
+import { ConfigError } from '../errors.js';
+import type { ReasoningEffort, Sampling } from '../lm/model.js';
+import { getPromptVersion, type PromptVersion } from './prompts/index.js';
+
+/** Settings the caller may set for one run; each wins over the profile and the version default. */
+export interface RunOverrides {
+  promptVersion?: string;
+  maxDepth?: number;
+  maxIterations?: number;
+  maxErrors?: number;
+  /** Seconds for the whole run. */
+  maxTimeout?: number;
+  /** Seconds per REPL execution. */
+  execTimeout?: number;
+  maxSubcallsPerRun?: number;
+  maxSubcallsPerExec?: number;
+  outputTruncateChars?: number;
+  subcallChars?: number;
+  /** Total tokens (in + out, all roles) the run may spend. */
+  tokenBudget?: number;
+  /** Thinking on root turns. */
+  thinking?: boolean;
+  /** Thinking on sub-calls. */
+  subThinking?: boolean;
+  protocol?: 'fence' | 'tools';
+  plannerStyle?: string;
+}
+
+export interface RoleRuntime {
+  maxTokens: number;
+  thinking?: boolean;
+  reasoningEffort?: ReasoningEffort;
+  sampling?: Sampling;
+  timeoutMs: number;
+}
+
+export interface ResolvedSettings {
+  version: PromptVersion;
+  protocol: 'fence';
+  maxDepth: number;
+  maxIterations: number;
+  maxErrors: number;
+  maxTimeoutMs: number;
+  execTimeoutMs: number;
+  maxSubcallsPerRun: number;
+  maxSubcallsPerExec: number;
+  outputTruncateChars: number;
+  subcallChars: number;
+  tokenBudget?: number;
+  continueCutReplies: boolean;
+  root: RoleRuntime;
+  sub: RoleRuntime;
+}
+
+export const DEFAULT_MAX_DEPTH = 1;
+export const DEFAULT_MAX_ERRORS = 3;
+export const DEFAULT_EXEC_TIMEOUT_SECONDS = 120;
+/** Per-call size advertised when the sub model's window is unknown. */
+export const FALLBACK_SUBCALL_CHARS = 12_000;
+
+export interface ResolveInput {
+  run?: RunSettings;
+  root?: Partial<RoleSettings>;
+  sub?: Partial<RoleSettings>;
+  /** The sub model's window when the role does not set one (from the model object). */
+  subContextTokens?: number;
+  overrides?: RunOverrides;
+}
+
+/** Resolves every setting a run needs. Throws ConfigError on a bad value. */
+export function resolveSettings(input: ResolveInput): ResolvedSettings {
+  const o = input.overrides ?? {};
+  const run = input.run ?? {};
+  const version = getPromptVersion(o.promptVersion ?? run.promptVersion);
+  const d = version.defaults;
+  const protocol = o.protocol ?? run.protocol ?? 'fence';
+  if (protocol !== 'fence') {
+    throw new ConfigError(
+      `protocol "${protocol}" is not available yet; use the fence protocol (--protocol fence).`,
+      undefined,
+      'protocol',
+    );
+  }
+  const plannerStyle = o.plannerStyle ?? run.plannerStyle;
+  if (plannerStyle !== undefined && plannerStyle !== 'reclamo') {
+    throw new ConfigError(
+      `planner style "${plannerStyle}" is not available yet; leave planner_style unset (the reclamo style).`,
+      undefined,
+      'planner_style',
+    );
+  }
+  const rootThinking = o.thinking ?? input.root?.enableThinking;
+  const subThinking = o.subThinking ?? input.sub?.enableThinking;
+  const subMaxTokens = input.sub?.maxTokens ?? d.subMaxTokens;
+  const window = input.sub?.contextTokens ?? input.subContextTokens;
+  const derived =
+    window !== undefined
+      ? Math.max(1000, Math.floor((window - subMaxTokens) * 0.85 * 3))
+      : FALLBACK_SUBCALL_CHARS;
+  const settings: ResolvedSettings = {
+    version,
+    protocol,
+    maxDepth: positiveInt('max_depth', o.maxDepth ?? run.maxDepth ?? DEFAULT_MAX_DEPTH),
+    maxIterations: positiveInt(
+      'max_iterations',
+      o.maxIterations ?? run.maxIterations ?? d.maxIterations,
+    ),
+    maxErrors: positiveInt('max_errors', o.maxErrors ?? run.maxErrors ?? DEFAULT_MAX_ERRORS),
+    maxTimeoutMs: seconds('max_timeout', o.maxTimeout ?? run.maxTimeout ?? d.maxTimeoutSeconds),
+    execTimeoutMs: seconds(
+      'exec_timeout',
+      o.execTimeout ?? run.execTimeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS,
+    ),
+    maxSubcallsPerRun: nonNegativeInt(
+      'max_subcalls_per_run',
+      o.maxSubcallsPerRun ?? run.maxSubcallsPerRun ?? d.maxSubcallsPerRun,
+    ),
+    maxSubcallsPerExec: nonNegativeInt(
+      'max_subcalls_per_exec',
+      o.maxSubcallsPerExec ?? run.maxSubcallsPerExec ?? d.maxSubcallsPerExec,
+    ),
+    outputTruncateChars: positiveInt(
+      'output_truncate_chars',
+      o.outputTruncateChars ?? run.outputTruncateChars ?? d.outputTruncateChars,
+    ),
+    subcallChars: positiveInt(
+      'subcall_chars',
+      o.subcallChars ??
+        run.subcallChars ??
+        (d.subcallChars === 'derived' ? derived : d.subcallChars),
+    ),
+    continueCutReplies: d.continueCutReplies,
+    root: role(input.root, {
+      maxTokens: rootThinking === false ? d.rootMaxTokensNoThinking : d.rootMaxTokensThinking,
+      timeoutSeconds: d.requestTimeoutSeconds,
+      thinking: rootThinking,
+    }),
+    sub: role(input.sub, {
+      maxTokens: d.subMaxTokens,
+      timeoutSeconds: d.requestTimeoutSeconds,
+      thinking: subThinking,
+    }),
+  };
+  const budget = o.tokenBudget ?? run.tokenBudget;
+  if (budget !== undefined) settings.tokenBudget = positiveInt('token_budget', budget);
+  return settings;
+}
+
+function role(
+  given: Partial<RoleSettings> | undefined,
+  d: { maxTokens: number; timeoutSeconds: number; thinking: boolean | undefined },
+): RoleRuntime {
+  const out: RoleRuntime = {
+    maxTokens: positiveInt('max_tokens', given?.maxTokens ?? d.maxTokens),
+    timeoutMs: seconds('timeout', given?.timeoutSeconds ?? d.timeoutSeconds),
+  };
+  if (d.thinking !== undefined) out.thinking = d.thinking;
+  if (given?.reasoningEffort !== undefined) out.reasoningEffort = given.reasoningEffort;
+  if (given?.sampling !== undefined) out.sampling = given.sampling;
+  return out;
+}
+
+function positiveInt(key: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ConfigError(
+      `${key} must be a whole number of at least 1 (got ${value}).`,
+      undefined,
+      key,
+    );
+  }
+  return value;
+}
+
+function nonNegativeInt(key: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ConfigError(
+      `${key} must be a whole number of at least 0 (got ${value}).`,
+      undefined,
+      key,
+    );
+  }
+  return value;
+}
+
+function seconds(key: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new ConfigError(
+      `${key} must be a positive number of seconds (got ${value}).`,
+      undefined,
+      key,
+    );
+  }
+  return Math.round(value * 1000);
+}

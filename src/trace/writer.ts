@@ -1,0 +1,80 @@
+/**
+ * Trajectory writer: one JSON object per line, appended as the run goes, so
+ * a run killed mid-way leaves a readable file.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Message } from '../lm/model.js';
+import { TRAJECTORY_SCHEMA_VERSION, type TrajectoryEvent } from './events.js';
+
+/** An event as the loop hands it over: the writer adds `v` and `t`. */
+export type EventInput = TrajectoryEvent extends infer E
+  ? E extends TrajectoryEvent
+    ? Omit<E, 'v' | 't'>
+    : never
+  : never;
+
+export interface TrajectoryWriterOptions {
+  /** Directory for the files; created when missing. */
+  dir: string;
+  /** File name without extension, e.g. `20261007T094618Z-6d710f`. */
+  stem: string;
+  /** Clock for each event's `t`. */
+  now?: () => Date;
+  /** Also write `<stem>.sft.jsonl`. */
+  sft?: boolean;
+}
+
+/** `20261007T094618Z-6d710f`: the UTC time of the run's start and its id. */
+export function trajectoryStem(start: Date, id: string): string {
+  const stamp = start
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${id}`;
+}
+
+export class TrajectoryWriter {
+  /** Path of the trajectory file. */
+  readonly path: string;
+  /** Path of the SFT file, when one is written. */
+  readonly sftPath?: string;
+  private fd: number | null;
+  private sftFd: number | null = null;
+  private readonly now: () => Date;
+
+  constructor(options: TrajectoryWriterOptions) {
+    mkdirSync(options.dir, { recursive: true });
+    this.path = join(options.dir, `${options.stem}.jsonl`);
+    this.now = options.now ?? (() => new Date());
+    this.fd = openSync(this.path, 'a');
+    if (options.sft) {
+      this.sftPath = join(options.dir, `${options.stem}.sft.jsonl`);
+      this.sftFd = openSync(this.sftPath, 'a');
+    }
+  }
+
+  /** Appends one event and returns it as written. */
+  write(event: EventInput): TrajectoryEvent {
+    const full = {
+      ...event,
+      v: TRAJECTORY_SCHEMA_VERSION,
+      t: this.now().toISOString(),
+    } as TrajectoryEvent;
+    if (this.fd !== null) writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    return full;
+  }
+
+  /** Appends one SFT line: the messages before a root turn and the turn's content. */
+  writeSft(messages: readonly Message[], completion: string): void {
+    if (this.sftFd === null) return;
+    writeSync(this.sftFd, `${JSON.stringify({ messages, completion })}\n`);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    if (this.sftFd !== null) closeSync(this.sftFd);
+    this.fd = null;
+    this.sftFd = null;
+  }
+}
