@@ -1,3 +1,4 @@
+export * from './config/index.js';
 export * from './errors.js';
 export * from './evals/index.js';
 export type * from './lm/model.js';

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import { ConfigError, KeyError } from '../errors.js';
 import { buildProgram } from './program.js';
 
 buildProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
     process.stderr.write(`reclamo: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    // Configuration and key problems exit 2; anything else 1.
+    process.exit(error instanceof ConfigError || error instanceof KeyError ? 2 : 1);
   });

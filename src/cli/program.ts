@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { profilesCommand } from './commands/profiles.js';
 import { registerTasksCommand } from './commands/tasks.js';
 
 /** The `reclamo` command and its subcommands; each is a thin layer over the library. */
@@ -7,5 +8,6 @@ export function buildProgram(): Command {
     .description('Recursive Language Model harness: answer questions about inputs of any size.')
     .version('0.1.0');
   registerTasksCommand(program);
+  program.addCommand(profilesCommand());
   return program;
 }
