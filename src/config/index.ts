@@ -1,7 +1,5 @@
 /** Profiles: built-ins, the TOML user file, environment overrides and validation. */
 export { builtInProfiles } from './built-ins.js';
-export type { PromptVersion, VersionDefaults } from './defaults.js';
-export { applyVersionDefaults, DEFAULT_PROMPT_VERSION, VERSION_DEFAULTS } from './defaults.js';
 export type { DescribedProfile, DescribedRole, KeySourceRecord } from './describe.js';
 export { describeProfile } from './describe.js';
 export { ENV_API_KEY } from './env-overrides.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyVersionDefaults, describeProfile, loadProfile } from '../../src/config/index.js';
+import { describeProfile, loadProfile } from '../../src/config/index.js';
 import { cleanEnv, SEED_STYLE, writeProfiles } from './temp-files.js';
 
 describe('describeProfile', () => {
@@ -28,46 +28,5 @@ api_key_cmd = "echo ${secret}"
     expect(JSON.stringify(described)).not.toContain('sk-never-shown');
     const local = describeProfile(await loadProfile({ profile: 'ollama', env: cleanEnv() }));
     expect(local.sub.key).toEqual({ kind: 'none' });
-  });
-});
-
-describe('applyVersionDefaults', () => {
-  it('fills unset fields from v0.2 and keeps set ones', async () => {
-    const lab = applyVersionDefaults(
-      await loadProfile({ profile: 'lab', file: SEED_STYLE, env: cleanEnv() }),
-    );
-    expect(lab.run).toMatchObject({
-      maxIterations: 30,
-      outputTruncateChars: 20000,
-      maxSubcallsPerRun: 80,
-    });
-    expect(lab.root).toMatchObject({ maxTokens: 6144, timeoutSeconds: 900 });
-  });
-
-  it('v0.1 restores the old values; root cap follows thinking', async () => {
-    const file = writeProfiles(`
-[profiles.old]
-base_url = "http://127.0.0.1:1/v1"
-model = "m"
-prompt_version = "v0.1"
-[profiles.new]
-base_url = "http://127.0.0.1:1/v1"
-model = "m"
-[profiles.new.root]
-enable_thinking = false
-`);
-    const old = applyVersionDefaults(await loadProfile({ profile: 'old', file, env: cleanEnv() }));
-    expect(old.run).toMatchObject({
-      maxIterations: 20,
-      outputTruncateChars: 2000,
-      maxTimeout: 1800,
-    });
-    expect([old.root.maxTokens, old.sub.maxTokens, old.sub.timeoutSeconds]).toEqual([
-      4096, 2048, 300,
-    ]);
-    const plain = applyVersionDefaults(
-      await loadProfile({ profile: 'new', file, env: cleanEnv() }),
-    );
-    expect([plain.root.maxTokens, plain.sub.maxTokens]).toEqual([4096, 4096]);
   });
 });

@@ -1,14 +1,15 @@
 /** `reclamo profiles` and `reclamo profiles show NAME`: what profiles exist and what one resolves to. */
 import { Command } from 'commander';
 import {
-  applyVersionDefaults,
   type DescribedRole,
   describeProfile,
   listProfiles,
   loadProfile,
   type ProfileList,
   type ResolvedProfile,
+  type RunSettings,
 } from '../../config/index.js';
+import { getPromptVersion } from '../../rlm/prompts/index.js';
 
 /** Where the command writes and which environment it reads (injectable for tests). */
 export interface ProfilesCommandIo {
@@ -70,56 +71,74 @@ function formatList(list: ProfileList): string {
   return `${[file, '', ...lines, '', selected].join('\n')}\n`;
 }
 
-/** The profile as loaded, plus the values unset fields take from its prompt version. */
+/** The profile as loaded, plus the defaults its prompt version gives unset fields. */
 function showJson(profile: ResolvedProfile) {
+  const version = getPromptVersion(profile.run.promptVersion);
   return {
     profile: describeProfile(profile),
-    effective: describeProfile(applyVersionDefaults(profile)),
+    promptDefaults: { version: version.id, ...version.defaults },
   };
 }
 
+const DEFAULT_NOTE = '  (prompt version default)';
+
 function formatProfile(profile: ResolvedProfile): string {
   const shown = describeProfile(profile);
-  const effective = describeProfile(applyVersionDefaults(profile));
+  const d = getPromptVersion(profile.run.promptVersion).defaults;
   const lines = [`profile: ${shown.name}`, `source:  ${shown.source}`];
-  for (const role of ['root', 'sub'] as const) {
-    lines.push('', `[${role}]`, ...roleLines(shown[role], effective[role]));
-  }
+  const rootCap =
+    shown.root.enableThinking === false ? d.rootMaxTokensNoThinking : d.rootMaxTokensThinking;
+  lines.push('', '[root]', ...roleLines(shown.root, rootCap, d.requestTimeoutSeconds));
+  lines.push('', '[sub]', ...roleLines(shown.sub, d.subMaxTokens, d.requestTimeoutSeconds));
   lines.push('', '[run]');
-  const run = effective.run as Record<string, unknown>;
-  const set = shown.run as Record<string, unknown>;
-  for (const [key, value] of Object.entries(run)) {
-    const name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    const note = key in set ? '' : '  (prompt version default)';
-    lines.push(`  ${name} = ${JSON.stringify(value)}${note}`);
+  for (const [key, value] of Object.entries(shown.run)) {
+    lines.push(`  ${snake(key)} = ${JSON.stringify(value)}`);
+  }
+  const versioned: [keyof RunSettings, number][] = [
+    ['maxIterations', d.maxIterations],
+    ['outputTruncateChars', d.outputTruncateChars],
+    ['maxSubcallsPerRun', d.maxSubcallsPerRun],
+    ['maxSubcallsPerExec', d.maxSubcallsPerExec],
+    ['maxTimeout', d.maxTimeoutSeconds],
+  ];
+  for (const [key, value] of versioned) {
+    if (shown.run[key] === undefined) lines.push(`  ${snake(key)} = ${value}${DEFAULT_NOTE}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-function roleLines(role: DescribedRole, effective: DescribedRole): string[] {
+function snake(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+function roleLines(role: DescribedRole, maxTokens: number, timeout: number): string[] {
   const key =
     role.key.kind === 'env'
       ? `env ${role.key.variable}`
       : role.key.kind === 'command'
         ? `command ${role.key.program} …`
         : 'none';
-  const fields: [string, unknown, boolean][] = [
-    ['base_url', role.baseUrl, true],
-    ['api', role.api, true],
-    ['key', key, true],
-    ['concurrency', role.concurrency, true],
-    ['model', role.model, true],
-    ['max_tokens', effective.maxTokens, role.maxTokens !== undefined],
-    ['enable_thinking', role.enableThinking, true],
-    ['reasoning_effort', role.reasoningEffort, true],
-    ['sampling', Object.keys(role.sampling).length ? role.sampling : undefined, true],
-    ['context_tokens', role.contextTokens, true],
-    ['timeout', effective.timeoutSeconds, role.timeoutSeconds !== undefined],
+  const fields: [string, unknown, string][] = [
+    ['base_url', role.baseUrl, ''],
+    ['api', role.api, ''],
+    ['key', key, ''],
+    ['concurrency', role.concurrency, ''],
+    ['model', role.model, ''],
+    ['max_tokens', role.maxTokens ?? maxTokens, role.maxTokens === undefined ? DEFAULT_NOTE : ''],
+    ['enable_thinking', role.enableThinking, ''],
+    ['reasoning_effort', role.reasoningEffort, ''],
+    ['sampling', Object.keys(role.sampling).length ? role.sampling : undefined, ''],
+    ['context_tokens', role.contextTokens, ''],
+    [
+      'timeout',
+      role.timeoutSeconds ?? timeout,
+      role.timeoutSeconds === undefined ? DEFAULT_NOTE : '',
+    ],
   ];
   return fields
     .filter(([, value]) => value !== undefined)
-    .map(([name, value, explicit]) => {
-      const text = typeof value === 'string' ? value : JSON.stringify(value);
-      return `  ${name} = ${text}${explicit ? '' : '  (prompt version default)'}`;
-    });
+    .map(
+      ([name, value, note]) =>
+        `  ${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}${note}`,
+    );
 }
