@@ -30,10 +30,14 @@ export class EndpointError extends ReclamoError {
     readonly endpoint: string,
     readonly statusCode?: number,
     readonly isRetryable = false,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
+
+  /** How long the server asked us to wait (Retry-After), when it said. */
+  readonly retryAfterMs?: number;
 }
 
 /** The caller's deadline passed before the request could finish. */

@@ -1,8 +1,28 @@
 export * from './config/index.js';
 export * from './errors.js';
 export * from './evals/index.js';
+export {
+  AnthropicEndpoint,
+  type AnthropicOptions,
+  createAnthropicModel,
+} from './lm/anthropic.js';
+export type { EndpointOptions, ModelSettings } from './lm/endpoint-base.js';
+export {
+  commandKey,
+  type KeySource,
+  keySourceFor,
+  literalKey,
+} from './lm/keys.js';
 export type * from './lm/model.js';
 export { addUsage, emptyUsage } from './lm/model.js';
+export {
+  createOpenAICompatibleModel,
+  OpenAICompatibleEndpoint,
+  type OpenAICompatibleOptions,
+} from './lm/openai-compatible.js';
+export type { RetryOptions } from './lm/retry.js';
+export { Semaphore } from './lm/semaphore.js';
+export { splitThink } from './lm/think.js';
 export { type CodeBlock, type FinalCandidate, type ParsedReply, parseReply } from './rlm/fence.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';
 export type * from './sandbox/sandbox.js';

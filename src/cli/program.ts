@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerMockServer } from './commands/mock-server.js';
 import { profilesCommand } from './commands/profiles.js';
 import { registerTasksCommand } from './commands/tasks.js';
 
@@ -9,5 +10,6 @@ export function buildProgram(): Command {
     .version('0.1.0');
   registerTasksCommand(program);
   program.addCommand(profilesCommand());
+  registerMockServer(program);
   return program;
 }

@@ -39,12 +39,20 @@ export interface MockReply {
   reasoning?: string;
   /** How reasoning goes out: a separate field (default) or `<think>` tags inside content. */
   reasoningAs?: 'field' | 'think-tags';
+  /** OpenAI protocol: which field carries reasoning. Default `reasoning_content`. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
   toolCalls?: ToolCall[];
   finishReason?: 'stop' | 'length' | 'tool_calls';
   /** Usage to report; estimated from sizes when omitted. */
   usage?: Partial<Usage>;
   /** Extra latency for this reply in ms, on top of the server's configured latency. */
   delayMs?: number;
+  /** Streaming: characters of text per chunk. Default 16 (tags get split across chunks). */
+  chunkChars?: number;
+  /** Streaming: pause between chunks in ms. Default 0 (the whole stream in one write). */
+  chunkDelayMs?: number;
+  /** Model name to report. Default the requested one. */
+  model?: string;
   fault?: MockFault;
 }
 
