@@ -86,14 +86,14 @@ function question(sections: number, projects: string[]): string {
     `The context is an engineering digest of ${sections} numbered sections.`,
     'For each project below, find the person who currently owns it, then the city of the office that person works from.',
     `Projects: ${projects.join(', ')}.`,
-    'Answer with one line per project in the form `<project>: <city>`, for example `Project Example: Paris`.',
+    'Answer with one `<project>: <city>` pair per project, on separate lines or separated by semicolons, for example `Project Example: Paris; Project Sample: Rome`.',
   ].join('\n');
 }
 
 /** Score per question: exact match on the city given for each project. */
 export function scoreLongdoc(answer: string, questions: LongdocQuestion[]): Score {
   const given = new Map<string, string>();
-  for (const line of answer.split('\n')) {
+  for (const line of answer.split(/[\n;]/)) {
     const m = /(Project [A-Z][a-z]+)\s*[:=\-–]+\s*(.+)$/.exec(line.trim());
     if (m?.[1] && m[2]) given.set(m[1], normalizeShortAnswer(m[2]).toLowerCase());
   }

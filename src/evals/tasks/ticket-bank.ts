@@ -77,7 +77,7 @@ export const COMPLAINTS: Record<Category, readonly string[]> = {
   ],
   cancellation: [
     'Please stop my plan at the end of this month.',
-    'I no longer want the monthly box; end it right away.',
+    'I no longer want the monthly box, so end it right away.',
     'How do I close my membership before the next renewal?',
     'Do not renew me next year.',
     'I would like to opt out of the recurring plan entirely.',

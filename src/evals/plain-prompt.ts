@@ -1,0 +1,26 @@
+/**
+ * The plain baseline's prompt: one user message with the whole context and
+ * the question, no REPL, no tools.
+ */
+import type { Message } from '../lm/model.js';
+
+export const DOCUMENT_OPEN = '<document>';
+export const DOCUMENT_CLOSE = '</document>';
+
+/** Messages for one plain call. The context comes first so servers can cache its prefix. */
+export function plainMessages(context: string, question: string): Message[] {
+  return [
+    {
+      role: 'user',
+      content: `Read the document below, then answer the question after it.\n\n${DOCUMENT_OPEN}\n${context}\n${DOCUMENT_CLOSE}\n\n${question}\n\nAnswer directly: no code can be run.`,
+    },
+  ];
+}
+
+/** The document part of a plain prompt, or undefined when the text is not one. */
+export function documentOf(prompt: string): string | undefined {
+  const start = prompt.indexOf(`${DOCUMENT_OPEN}\n`);
+  const end = prompt.lastIndexOf(`\n${DOCUMENT_CLOSE}`);
+  if (start < 0 || end < start) return undefined;
+  return prompt.slice(start + DOCUMENT_OPEN.length + 1, end);
+}
