@@ -8,6 +8,13 @@ export {
 } from './lm/anthropic.js';
 export type { EndpointOptions, ModelSettings } from './lm/endpoint-base.js';
 export {
+  createEndpointPool,
+  type EndpointPool,
+  type EndpointPoolOptions,
+  modelSettings,
+  type PoolEndpoint,
+} from './lm/endpoints.js';
+export {
   commandKey,
   type KeySource,
   keySourceFor,
@@ -20,6 +27,13 @@ export {
   OpenAICompatibleEndpoint,
   type OpenAICompatibleOptions,
 } from './lm/openai-compatible.js';
+export {
+  type PingEndpointReport,
+  type PingOptions,
+  type PingReport,
+  type PingRequestReport,
+  ping,
+} from './lm/ping.js';
 export type { RetryOptions } from './lm/retry.js';
 export { Semaphore } from './lm/semaphore.js';
 export { splitThink } from './lm/think.js';

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerMockServer } from './commands/mock-server.js';
+import { registerPing } from './commands/ping.js';
 import { profilesCommand } from './commands/profiles.js';
 import { registerTasksCommand } from './commands/tasks.js';
 
@@ -11,5 +12,6 @@ export function buildProgram(): Command {
   registerTasksCommand(program);
   program.addCommand(profilesCommand());
   registerMockServer(program);
+  registerPing(program);
   return program;
 }

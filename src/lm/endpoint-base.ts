@@ -227,8 +227,12 @@ export abstract class HttpEndpoint<Client> {
         headers?.get('retry-after'),
         headers?.get('retry-after-ms'),
       );
+      // The SDKs start their message with the status; say it once.
+      const detail = message.startsWith(`${status} `)
+        ? message.slice(`${status} `.length)
+        : message;
       return new EndpointError(
-        `${this.baseUrl}: HTTP ${status}: ${scrub(message)}`,
+        `${this.baseUrl}: HTTP ${status}: ${scrub(detail)}`,
         this.baseUrl,
         status,
         isRetryableStatus(status),
