@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
-const assetExtensions = ['.py', '.html', '.css', '.txt', '.md'];
+const assetExtensions = ['.py', '.html', '.css', '.js', '.txt', '.md'];
 
 function walk(dir) {
   for (const name of readdirSync(dir)) {

@@ -49,3 +49,10 @@ export {
   type TrajectoryLineError,
 } from './trace/reader.js';
 export { readSft, type SftRecord } from './trace/sft.js';
+export { ViewerError } from './viewer/errors.js';
+export { type ExportOptions, type ExportResult, exportRun } from './viewer/export.js';
+export { normaliseRecords, normaliseText } from './viewer/normalise.js';
+export { type RunList, RunStore } from './viewer/run-store.js';
+export type { RunSummary } from './viewer/run-summary.js';
+export { startViewer, type ViewerOptions, type ViewerServer } from './viewer/server.js';
+export type * from './viewer/view-model.js';

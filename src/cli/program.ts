@@ -3,6 +3,7 @@ import { registerMockServer } from './commands/mock-server.js';
 import { registerPing } from './commands/ping.js';
 import { profilesCommand } from './commands/profiles.js';
 import { registerTasksCommand } from './commands/tasks.js';
+import { viewCommand } from './commands/view.js';
 
 /** The `reclamo` command and its subcommands; each is a thin layer over the library. */
 export function buildProgram(): Command {
@@ -13,5 +14,6 @@ export function buildProgram(): Command {
   program.addCommand(profilesCommand());
   registerMockServer(program);
   registerPing(program);
+  program.addCommand(viewCommand());
   return program;
 }
