@@ -1,10 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { safeParseJson } from '../util/safe-json.js';
 import { isObj, type Obj } from './coerce.js';
 import { ViewerError } from './errors.js';
 import { type LineIndex, readFirstLine, readLines, scanLines } from './line-index.js';
 import { buildDetail } from './normalise.js';
-import { parseJson } from './parse-json.js';
 import { newestFirst, type RunSummary, summarise } from './run-summary.js';
 import { TrajectoryScanner } from './scanner.js';
 import type { RunHeader, TurnView } from './view-model.js';
@@ -67,7 +67,7 @@ export class RunStore {
         skipped.push({ file, reason: 'SFT log' });
         continue;
       }
-      const first = parseJson(await readFirstLine(join(this.dir, file)));
+      const first = safeParseJson(await readFirstLine(join(this.dir, file)));
       if (first.ok && isObj(first.value) && isObj(first.value.parent)) continue;
       const scan = await this.scan(file);
       if (scan.header.timeline.length === 0 && scan.header.question.chars === 0) {
@@ -97,7 +97,7 @@ export class RunStore {
     for (let row = Math.max(0, from); row < end; row++) {
       const records: Obj[] = [];
       for (const line of scan.rowLines[row] ?? []) {
-        const parsed = parseJson(texts.get(line) ?? '');
+        const parsed = safeParseJson(texts.get(line) ?? '');
         if (parsed.ok && isObj(parsed.value)) records.push(parsed.value);
       }
       out.push(buildDetail(scan.header, row, records));

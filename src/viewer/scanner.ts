@@ -1,7 +1,7 @@
+import { safeParseJson } from '../util/safe-json.js';
 import { isObj, type Obj } from './coerce.js';
 import { detectFormat } from './detect-format.js';
 import { addEntry, emptyHeader } from './header.js';
-import { parseJson } from './parse-json.js';
 import { ReclamoScan } from './reclamo-scan.js';
 import { UpstreamScan } from './upstream-scan.js';
 import type { LineIssue, RunHeader, TrajectoryFormat } from './view-model.js';
@@ -31,7 +31,7 @@ export class TrajectoryScanner {
    */
   push(text: string, line: number): Obj | undefined {
     if (text.trim() === '') return undefined;
-    const parsed = parseJson(text);
+    const parsed = safeParseJson(text);
     if (!parsed.ok) {
       this.issue(line, `not valid JSON (${parsed.error})`, text);
       return undefined;

@@ -1,4 +1,4 @@
-import { parseJson } from './parse-json.js';
+import { safeParseJson } from '../util/safe-json.js';
 
 /**
  * Older upstream files store some structured fields as strings: JSON text, or
@@ -9,6 +9,6 @@ export function parseMaybeJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
   if (!/^[[{]/.test(trimmed)) return value;
-  const parsed = parseJson(trimmed);
+  const parsed = safeParseJson(trimmed);
   return parsed.ok ? parsed.value : value;
 }
