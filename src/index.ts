@@ -39,6 +39,11 @@ export { Semaphore } from './lm/semaphore.js';
 export { splitThink } from './lm/think.js';
 export { type CodeBlock, type FinalCandidate, type ParsedReply, parseReply } from './rlm/fence.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';
+export {
+  createPythonSandbox,
+  type PythonSandbox,
+  type PythonSandboxOptions,
+} from './sandbox/index.js';
 export type * from './sandbox/sandbox.js';
 export type * from './trace/events.js';
 export { TRAJECTORY_SCHEMA_VERSION } from './trace/events.js';

@@ -12,7 +12,13 @@ export interface ContextShape {
   /** Characters of each part (one entry for a str; one per file for a dict). */
   partLengths: number[];
   /** Files skipped when loading a directory. */
-  skipped?: { hidden: number; notUtf8: number };
+  skipped?: {
+    /** Hidden entries (names starting with `.`), files and directories alike. */
+    hidden: number;
+    notUtf8: number;
+    /** Entries that could not be read (permissions, vanished). */
+    unreadable?: number;
+  };
 }
 
 /** Where the context comes from. */
@@ -118,6 +124,12 @@ export interface SandboxCapabilities {
   memoryLimitBytes?: number;
   /** Process limit, when applied. */
   processLimit?: number;
+  /** The worker is alone in a PID namespace: it cannot see or signal host processes. */
+  pidIsolated?: boolean;
+  /** The worker runs in its own user namespace (non-root hosts). */
+  userNamespace?: boolean;
+  /** `no_new_privs` is set: nothing the code executes can gain privileges. */
+  noNewPrivs?: boolean;
   /** Other notes, e.g. why a limit could not be applied. */
   notes: string[];
 }
@@ -133,10 +145,12 @@ export interface Sandbox {
   readonly capabilities: SandboxCapabilities;
   readonly contextShape: ContextShape;
   exec(code: string, options?: ExecOptions): Promise<ExecResult>;
+  /** Reads `name` as text, at most `maxChars` characters (default 1,000,000). */
   getVariable(name: string, maxChars?: number): Promise<VariableValue>;
   listVariables(): Promise<VariableInfo[]>;
   /** Bind a JSON-serialisable value to a name in the REPL. */
   setVariable(name: string, value: unknown): Promise<void>;
-  readAnswer(): Promise<AnswerState>;
+  /** Reads the `answer` dict; `content` is cut to `maxChars` (default 10,000,000). */
+  readAnswer(maxChars?: number): Promise<AnswerState>;
   close(): Promise<void>;
 }

@@ -1,0 +1,42 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createPythonSandbox } from '../../src/index.js';
+import { probePython } from '../../src/sandbox/python/resolve-python.js';
+import { artifactDir, recordingHost } from './helpers.js';
+
+describe('resolving the interpreter', () => {
+  it('resolves python3 past shims to an absolute interpreter path', async () => {
+    const info = await probePython('python3');
+    expect(info.executable.startsWith('/')).toBe(true);
+    expect(info.executable).not.toMatch(/shims/);
+    expect(info.major).toBe(3);
+  });
+
+  it('says how to fix a missing Python', async () => {
+    await expect(
+      createPythonSandbox({
+        context: { kind: 'none' },
+        onHostCall: recordingHost().handler,
+        python: '/nonexistent/python3',
+      }),
+    ).rejects.toThrow(/Python was not found.*Install Python 3\.9 or later.*`python` option/);
+  });
+
+  it('refuses a Python older than 3.9 and says how to fix it', async () => {
+    const dir = artifactDir('old-python');
+    const fake = join(dir, 'python3.8');
+    writeFileSync(
+      fake,
+      `#!/bin/sh\necho '{"executable": "${fake}", "version": [3, 8, 10], "stdlib": ["/usr/lib"]}'\n`,
+    );
+    chmodSync(fake, 0o755);
+    await expect(
+      createPythonSandbox({
+        context: { kind: 'none' },
+        onHostCall: recordingHost().handler,
+        python: fake,
+      }),
+    ).rejects.toThrow(/Python 3\.8\.10 .* is too old: reclamo needs Python 3\.9 or later/);
+  });
+});
