@@ -5,6 +5,7 @@
  * turns a reply's tool calls into actions; it runs nothing itself.
  */
 import type { ToolCall, ToolSpec } from '../lm/model.js';
+import { type ParseResult, safeParseJson } from '../util/safe-json.js';
 
 export const EXECUTE_PYTHON = 'execute_python';
 export const FINAL_ANSWER = 'final_answer';
@@ -57,17 +58,12 @@ export type ToolAction =
   /** A call that cannot be carried out; `reason` is what the model is told in the tool message. */
   | { kind: 'rejected'; call: ToolCall; reason: string; wasFinal: boolean };
 
-type JsonObjectResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
-
 /** Parse tool-call arguments; an empty string counts as `{}` (some servers send it for no arguments). */
-export function parseToolArguments(text: string): JsonObjectResult {
+export function parseToolArguments(text: string): ParseResult<Record<string, unknown>> {
   if (text.trim() === '') return { ok: true, value: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  const parsed = safeParseJson(text);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: 'the arguments are not a JSON object' };
   }

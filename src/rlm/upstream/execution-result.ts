@@ -3,6 +3,7 @@
  * a user message echoing the code, then the REPL output (stdout, stderr and
  * the list of plain-typed variables), cut at 20,000 characters.
  */
+import type { ExecResult } from '../../sandbox/sandbox.js';
 import { pyHead, pyLen, pyListRepr } from './python-repr.js';
 
 /** Upstream cuts each block's formatted output at this many characters. */
@@ -71,4 +72,29 @@ export function cutUpstreamResult(result: string, limit = UPSTREAM_OUTPUT_LIMIT)
 /** The whole user message for one executed block. */
 export function upstreamExecutionMessage(code: string, result: string): string {
   return `Code executed:\n\`\`\`python\n${code}\n\`\`\`\n\nREPL output:\n${result}`;
+}
+
+/**
+ * Our execution result in upstream's terms. As upstream does, an exception
+ * is appended to stderr as `\n<Type>: <message>`; we add its line number,
+ * and say so when the block timed out or the REPL had to be restarted.
+ */
+export function upstreamBlockOutput(
+  result: ExecResult,
+  variables: UpstreamBlockOutput['variables'],
+): UpstreamBlockOutput {
+  let stderr = result.stderr;
+  if (result.error) {
+    const where = result.error.line !== undefined ? ` (line ${result.error.line})` : '';
+    stderr += `\n${result.error.type}: ${result.error.message}${where}`;
+  }
+  if (result.timedOut) stderr += '\nThe execution hit its time limit and was stopped.';
+  if (result.restarted) {
+    stderr += `\nThe REPL was restarted (${result.restarted.reason}); every variable you made is gone and context was reloaded.`;
+  }
+  let stdout = result.stdout;
+  if (result.stdoutOverflow) {
+    stdout += `\n[stdout: ${result.stdoutChars} characters written, only the first part kept]`;
+  }
+  return { stdout, stderr, variables };
 }

@@ -3,6 +3,7 @@ import {
   cutUpstreamResult,
   formatUpstreamResult,
   listedVariableNames,
+  upstreamBlockOutput,
   upstreamExecutionMessage,
 } from '../../../src/rlm/upstream/execution-result.js';
 
@@ -62,6 +63,31 @@ describe('upstreamExecutionMessage', () => {
   it('echoes the code in a python fence, then the REPL output', () => {
     expect(upstreamExecutionMessage('print(1)', '\n1\n')).toBe(
       'Code executed:\n```python\nprint(1)\n```\n\nREPL output:\n\n1\n',
+    );
+  });
+});
+
+describe('upstreamBlockOutput', () => {
+  it('appends the exception to stderr as upstream does, with its line number', () => {
+    const out = upstreamBlockOutput(
+      {
+        stdout: 'partial\n',
+        stderr: '',
+        stdoutChars: 8,
+        stderrChars: 0,
+        stdoutOverflow: false,
+        stderrOverflow: false,
+        error: { type: 'NameError', message: "name 'y' is not defined", line: 2, traceback: '' },
+        elapsedMs: 1,
+        changedNames: [],
+        restoredNames: [],
+        hostCalls: 0,
+        timedOut: false,
+      },
+      [{ name: 'x', type: 'int' }],
+    );
+    expect(formatUpstreamResult(out)).toBe(
+      "\npartial\n\n\n\n\nNameError: name 'y' is not defined (line 2)\n\nREPL variables: ['x']\n",
     );
   });
 });
