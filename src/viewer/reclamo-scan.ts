@@ -142,7 +142,7 @@ export class ReclamoScan {
         : (modelMs ?? 0) + (replMs ?? 0) + (harnessMs ?? 0);
     header.time.modelMs += modelMs ?? 0;
     header.time.replMs += replMs ?? 0;
-    header.time.harnessMs += harnessMs ?? 0;
+    header.time.harnessMs = (header.time.harnessMs ?? 0) + (harnessMs ?? 0);
     const usage = readUsage(record.usage);
     if (usage) {
       row.inputTokens = usage.inputTokens;

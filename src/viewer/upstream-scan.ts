@@ -17,7 +17,9 @@ export class UpstreamScan {
   private maxIterations: number | null = null;
   private lastIteration = 0;
 
-  constructor(readonly header: RunHeader) {}
+  constructor(readonly header: RunHeader) {
+    header.time.harnessMs = null;
+  }
 
   take(record: Obj, line: number): number {
     switch (record.type) {

@@ -131,7 +131,8 @@ export interface RunHeader {
   };
   tokens: { root: TokenCount | null; sub: TokenCount | null };
   subcallsByKind: Record<string, number>;
-  time: { totalMs: number | null; modelMs: number; replMs: number; harnessMs: number };
+  /** Wall time of the run, and its split; `harnessMs` is null where the format does not record it. */
+  time: { totalMs: number | null; modelMs: number; replMs: number; harnessMs: number | null };
   timeline: TimelineEntry[];
   issues: LineIssue[];
 }

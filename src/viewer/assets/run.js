@@ -21,7 +21,7 @@
       ['model', time.modelMs],
       ['REPL', time.replMs],
       ['harness', time.harnessMs],
-    ];
+    ].filter(([, v]) => v !== null);
     const sum = parts.reduce((a, [, v]) => a + v, 0);
     const bar = h(
       'div',
@@ -36,12 +36,13 @@
           : null,
       ),
     );
-    return h(
-      'div',
-      {},
+    const total =
+      time.totalMs !== null ? R.ms(time.totalMs) : sum > 0 ? `${R.ms(sum)} (sum of turns)` : '—';
+    return [
+      total,
       h('div', {}, parts.map(([k, v]) => `${k} ${R.ms(v)}`).join(' · ')),
       sum > 0 ? bar : null,
-    );
+    ];
   }
 
   function headerView(header, source, options) {
@@ -100,7 +101,7 @@
         header.counts.children ? stat('Child RLMs', R.num(header.counts.children)) : null,
         stat('Root tokens', R.tokens(header.tokens.root)),
         stat('Sub-call tokens', R.tokens(header.tokens.sub)),
-        stat('Time', R.ms(header.time.totalMs), timeSplit(header.time)),
+        stat('Time', timeSplit(header.time)),
         stat('Model', header.model || '—', endpoints),
         stat(
           'Run',
