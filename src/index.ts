@@ -38,7 +38,9 @@ export type { RetryOptions } from './lm/retry.js';
 export { Semaphore } from './lm/semaphore.js';
 export { splitThink } from './lm/think.js';
 export { type CodeBlock, type FinalCandidate, type ParsedReply, parseReply } from './rlm/fence.js';
+export { FORCED_FINISH_GRACE_MS } from './rlm/forced-finish.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';
+export { RunError, type RunOptions, type RunResult, type RunStatus, run } from './rlm/run.js';
 export {
   createPythonSandbox,
   type PythonSandbox,

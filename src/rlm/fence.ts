@@ -8,6 +8,8 @@ export interface CodeBlock {
   code: string;
   /** `fence` for ```repl / ```python, `tool_call` for a text-form tool call. */
   source: 'fence' | 'tool_call';
+  /** The fence was closed (or the tool call's end marker was found); false for a cut reply's tail. */
+  complete: boolean;
 }
 
 /** A finish the reply asked for; whether it is accepted is decided later (finish.ts). */
@@ -46,6 +48,7 @@ interface Segment {
   kind: 'text' | 'fence' | 'tool_call' | 'tool_final';
   start: number;
   text: string;
+  complete?: boolean;
 }
 
 /** Parses a reply into code blocks and a final candidate. */
@@ -60,7 +63,11 @@ export function parseReply(content: string, options: ParseOptions = {}): ParsedR
   for (const seg of used) {
     if (seg.kind === 'fence' || seg.kind === 'tool_call') {
       if (seg.text.trim() !== '') {
-        blocks.push({ code: seg.text, source: seg.kind === 'fence' ? 'fence' : 'tool_call' });
+        blocks.push({
+          code: seg.text,
+          source: seg.kind === 'fence' ? 'fence' : 'tool_call',
+          complete: seg.complete !== false,
+        });
       }
     } else if (final === null) {
       final = findFinal(seg.text, seg.kind === 'tool_final');
@@ -96,11 +103,12 @@ function segment(text: string, strict: boolean): Segment[] {
         i += 1;
       }
       // Skip the closing fence (an unclosed fence runs to the end of the reply).
-      if (i < lines.length) {
+      const closed = i < lines.length;
+      if (closed) {
         offset += (lines[i] ?? '').length + 1;
         i += 1;
       }
-      out.push({ kind: 'fence', start, text: body.join('\n') });
+      out.push({ kind: 'fence', start, text: body.join('\n'), complete: closed });
       proseStart = offset;
       continue;
     }
@@ -137,7 +145,12 @@ function splitToolCalls(text: string, base: number, strict: boolean): Segment[] 
       const body = rest.slice(prefix.length);
       const endMatch = CODE_END.exec(body);
       const code = endMatch ? body.slice(0, endMatch.index) : body;
-      out.push({ kind: 'tool_call', start: base + after, text: dedentCode(code) });
+      out.push({
+        kind: 'tool_call',
+        start: base + after,
+        text: dedentCode(code),
+        complete: endMatch !== null,
+      });
       if (!endMatch) {
         cursor = text.length;
       } else {

@@ -80,6 +80,8 @@ export interface IterationEvent extends EventBase {
   usage: Usage;
   finishReason: FinishReason;
   timings: { modelMs: number; replMs: number; harnessMs: number };
+  /** Set when the reply was cut by the output limit and handled: retried without thinking, or continued. */
+  cut?: 'retried_without_thinking' | 'continued';
 }
 
 export type SubcallKind = 'llm_query' | 'llm_query_batched' | 'rlm_query';
@@ -139,6 +141,8 @@ export interface ForcedFinishEvent extends EventBase {
   answer: string;
   content?: string;
   usage?: Usage;
+  /** Why the forced-finish request failed, when it did. */
+  error?: string;
 }
 
 export type StopReason =
@@ -150,6 +154,7 @@ export type StopReason =
   | 'token_budget'
   | 'context_overflow'
   | 'endpoint_error'
+  | 'sandbox_error'
   | 'aborted';
 
 export interface FinalEvent extends EventBase {
@@ -160,6 +165,8 @@ export interface FinalEvent extends EventBase {
   subcalls: number;
   usage: { root: Usage; sub: Usage };
   elapsedMs: number;
+  /** Root turns taken inside child RLMs (depth 2 and deeper). */
+  childTurns?: number;
   stats: {
     execs: number;
     syntaxErrors: number;

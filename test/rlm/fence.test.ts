@@ -11,7 +11,7 @@ describe('parseReply: fences', () => {
 
   it('ignores other fence languages and runs an unclosed fence to the end', () => {
     const parsed = parseReply('```js\nconsole.log(1)\n```\n```repl\nprint(3)');
-    expect(parsed.blocks.map((b) => b.code)).toEqual(['print(3)']);
+    expect(parsed.blocks).toEqual([{ code: 'print(3)', source: 'fence', complete: false }]);
   });
 
   it('ignores FINAL inside a code fence', () => {
@@ -94,7 +94,9 @@ describe('parseReply: text-form tool calls', () => {
     const reply =
       '<tool_call>repl\n<arg_key>code</arg_key>\n<arg_value>print(len(context))\n</arg_value>\n<arg_key>description</arg_key><arg_value>size</arg_value></tool_call>';
     const parsed = parseReply(reply);
-    expect(parsed.blocks).toEqual([{ code: 'print(len(context))', source: 'tool_call' }]);
+    expect(parsed.blocks).toEqual([
+      { code: 'print(len(context))', source: 'tool_call', complete: true },
+    ]);
     expect(parsed.toolCallFirst).toBe(true);
   });
 

@@ -1,0 +1,200 @@
+/** `reclamo run`: answer a question about a context (file, folder or stdin). */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../../errors.js';
+import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
+import type { TrajectoryEvent } from '../../trace/events.js';
+import { parseIntegerOption } from '../options.js';
+
+interface RunFlags {
+  context: string;
+  query: string;
+  profile?: string;
+  maxDepth?: number;
+  maxIterations?: number;
+  maxErrors?: number;
+  maxTimeout?: number;
+  tokenBudget?: number;
+  logDir: string;
+  verbose?: boolean;
+  thinking: boolean;
+  subThinking?: boolean;
+  json?: boolean;
+  sft?: boolean;
+  protocol: string;
+  promptVersion?: string;
+  plannerStyle?: string;
+  python?: string;
+}
+
+/** Exit codes: 0 answer, 1 endpoint (or sandbox) failure, 2 configuration or key, 3 a limit. */
+export function exitCodeFor(stopReason: RunResult['stopReason']): number {
+  return stopReason === 'token_budget' || stopReason === 'error_limit' ? 3 : 0;
+}
+
+function positiveSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new InvalidArgumentError(`expected a positive number of seconds, got "${value}"`);
+  }
+  return n;
+}
+
+/** Registers `run` on the program. */
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'answer a question about a context of any size by driving a model through a Python REPL',
+    )
+    .requiredOption(
+      '-c, --context <path>',
+      'a text file, a folder (loaded as {relative path: text}), or - for stdin',
+    )
+    .requiredOption('-q, --query <question>', 'the question')
+    .option(
+      '--profile <name>',
+      'profile to use (default: $RECLAMO_PROFILE, else "default" in the user file)',
+    )
+    .option(
+      '--max-depth <n>',
+      'recursion depth: 1 = plain sub-calls only, 2 = rlm_query starts child RLMs (default 1)',
+      parseIntegerOption,
+    )
+    .option(
+      '--max-iterations <n>',
+      'root turns before a forced finish (default: 30 for v0.2, 20 for v0.1)',
+      parseIntegerOption,
+    )
+    .option(
+      '--max-errors <n>',
+      'consecutive failing executions before the run stops (default 3)',
+      parseIntegerOption,
+    )
+    .option(
+      '--max-timeout <seconds>',
+      'wall-clock bound for the whole run (default: 3600 for v0.2, 1800 for v0.1)',
+      positiveSeconds,
+    )
+    .option(
+      '--token-budget <n>',
+      'total tokens (in + out, all roles) the run may spend',
+      parseIntegerOption,
+    )
+    .option('--log-dir <dir>', 'where trajectories go', 'runs')
+    .option('--verbose', "print each turn's response, code and output to stderr")
+    .option('--no-thinking', 'turn thinking off on root turns')
+    .option('--sub-thinking', 'turn thinking on for sub-calls')
+    .option(
+      '--json',
+      'print the result (answer, turns, sub-calls, usage, stop reason, trajectory path) as JSON',
+    )
+    .option('--sft', 'also write <trajectory>.sft.jsonl, one line per root turn')
+    .addOption(
+      new Option('--protocol <name>', 'how the root model acts')
+        .choices(['fence', 'tools'])
+        .default('fence'),
+    )
+    .option('--prompt-version <version>', 'root prompt version: v0.2 (default) or v0.1')
+    .option('--planner-style <style>', 'planner style (only the default, reclamo, for now)')
+    .option('--python <path>', 'Python interpreter for the REPL')
+    .action(async (flags: RunFlags) => {
+      process.exitCode = await runCommand(flags);
+    });
+}
+
+async function runCommand(flags: RunFlags): Promise<number> {
+  if (flags.protocol === 'tools') {
+    throw new ConfigError(
+      '--protocol tools is not available in this version yet; use --protocol fence (the default).',
+    );
+  }
+  if (flags.plannerStyle !== undefined && flags.plannerStyle !== 'reclamo') {
+    throw new ConfigError(
+      `--planner-style ${flags.plannerStyle} is not available in this version yet; leave it out to use the reclamo style.`,
+    );
+  }
+  // The library (and through it the model SDKs) loads only once the flags are valid.
+  const { run, RunError } = await import('../../rlm/run.js');
+  const status = process.stderr.isTTY ? new StatusLine() : undefined;
+  const options: RunOptions = {
+    query: flags.query,
+    context: flags.context,
+    logDir: flags.logDir,
+    thinking: flags.thinking,
+    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+    ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
+    ...(flags.maxIterations !== undefined ? { maxIterations: flags.maxIterations } : {}),
+    ...(flags.maxErrors !== undefined ? { maxErrors: flags.maxErrors } : {}),
+    ...(flags.maxTimeout !== undefined ? { maxTimeout: flags.maxTimeout } : {}),
+    ...(flags.tokenBudget !== undefined ? { tokenBudget: flags.tokenBudget } : {}),
+    ...(flags.subThinking ? { subThinking: true } : {}),
+    ...(flags.sft ? { sft: true } : {}),
+    ...(flags.promptVersion !== undefined ? { promptVersion: flags.promptVersion } : {}),
+    ...(flags.python !== undefined ? { python: flags.python } : {}),
+    ...(flags.verbose
+      ? { onEvent: (e: TrajectoryEvent, depth: number) => verbose(e, depth, status) }
+      : {}),
+    ...(status ? { onStatus: (s: RunStatus) => status.update(s) } : {}),
+  };
+  if (flags.thinking) delete options.thinking;
+  let result: RunResult;
+  let code: number;
+  try {
+    result = await run(options);
+    code = exitCodeFor(result.stopReason);
+  } catch (error) {
+    status?.clear();
+    if (!(error instanceof RunError)) throw error;
+    process.stderr.write(`reclamo: ${error.message}\n`);
+    result = error.result;
+    code = 1;
+  }
+  status?.clear();
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    if (result.answer !== '') process.stdout.write(`${result.answer}\n`);
+    process.stderr.write(
+      `reclamo: ${result.stopReason}, ${result.turns} turns, ${result.subcalls} sub-calls, ${(result.elapsedMs / 1000).toFixed(1)} s; trajectory ${result.trajectoryPath}\n`,
+    );
+  }
+  return code;
+}
+
+function verbose(event: TrajectoryEvent, depth: number, status: StatusLine | undefined): void {
+  if (event.type !== 'iteration' && event.type !== 'forced_finish') return;
+  status?.clear();
+  const pad = depth > 0 ? `[depth ${depth}] ` : '';
+  const out: string[] = [];
+  if (event.type === 'forced_finish') {
+    out.push(`${pad}== forced finish (${event.reason}) from ${event.source}`, event.answer);
+  } else {
+    out.push(`${pad}== turn ${event.turn}`, event.content);
+    event.blocks.forEach((b, i) => {
+      const r = b.result;
+      const body = r
+        ? [r.stdout, r.stderr, r.error ? `${r.error.type}: ${r.error.message}` : '']
+        : [`skipped: ${b.skipped}`];
+      out.push(`-- output of block ${i + 1}`, body.filter(Boolean).join('\n').trimEnd());
+    });
+    for (const n of event.nudges) out.push(`-- nudge (${n.kind}): ${n.text}`);
+  }
+  process.stderr.write(`${out.join('\n')}\n`);
+}
+
+/** One line on a terminal's stderr, redrawn in place. */
+class StatusLine {
+  private shown = false;
+
+  update(s: RunStatus): void {
+    const secs = (ms: number) => `${Math.round(ms / 1000)}s`;
+    const line = `turn ${s.turn}/${s.maxIterations}${s.depth > 0 ? ` (depth ${s.depth})` : ''} · sub-calls ${s.subcalls} · tokens ${s.inputTokens} in / ${s.outputTokens} out · ${secs(s.elapsedMs)} elapsed · ${secs(s.timeLeftMs)} left`;
+    process.stderr.write(`\r\x1b[2K${line}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) process.stderr.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}

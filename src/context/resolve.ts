@@ -1,0 +1,50 @@
+/**
+ * Turns the `context` option into a ContextSource the sandbox loads itself:
+ * a path becomes a file or directory source; `-` spools standard input to a
+ * temporary file (streamed, never held in memory).
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ConfigError } from '../errors.js';
+import type { ContextSource } from '../sandbox/sandbox.js';
+
+export interface ResolvedContext {
+  source: ContextSource;
+  /** Removes any temporary file made for it. */
+  cleanup(): Promise<void>;
+}
+
+/** Resolves a path, `-` (standard input) or a ContextSource. */
+export async function resolveContext(
+  context: string | ContextSource,
+  stdin: Readable = process.stdin,
+): Promise<ResolvedContext> {
+  const none = async () => {};
+  if (typeof context !== 'string') return { source: context, cleanup: none };
+  if (context === '-') {
+    const dir = await mkdtemp(join(tmpdir(), 'reclamo-stdin-'));
+    const path = join(dir, 'context.txt');
+    await pipeline(stdin, createWriteStream(path));
+    return {
+      source: { kind: 'file', path },
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const path = resolve(context);
+  const info = await stat(path).catch(() => null);
+  if (!info) {
+    throw new ConfigError(
+      `The context "${context}" does not exist. Pass a text file, a folder, or - to read standard input.`,
+      context,
+    );
+  }
+  if (info.isDirectory()) return { source: { kind: 'directory', path }, cleanup: none };
+  if (!info.isFile()) {
+    throw new ConfigError(`The context "${context}" is not a regular file or a folder.`, context);
+  }
+  return { source: { kind: 'file', path }, cleanup: none };
+}

@@ -1,0 +1,168 @@
+/**
+ * The forced finish: when turns, time, errors or the window run out, one
+ * last bounded call shows the model what the REPL holds and asks for FINAL or
+ * FINAL_VAR. If that gives nothing usable, the fallbacks are the answer dict,
+ * then an answer variable, then the reply's prose, then empty. Code is never
+ * returned as an answer.
+ */
+import type { Completion, LanguageModel, Message } from '../lm/model.js';
+import type { AnswerState, Sandbox } from '../sandbox/sandbox.js';
+import type { ForcedFinishSource } from '../trace/events.js';
+import { parseReply } from './fence.js';
+import {
+  ANSWER_VARIABLES,
+  isPlanLike,
+  looksLikeCode,
+  proseAnswer,
+  readFinalVariable,
+} from './finish.js';
+import { callWithDeadline } from './model-call.js';
+import { type ForcedFinishState, forcedFinishMessage } from './prompts/messages.js';
+
+/**
+ * Extra time a forced-finish request may take past the run's deadline. A run
+ * therefore ends within max_timeout + FORCED_FINISH_GRACE_MS (plus the REPL
+ * reads around it, well under a second).
+ */
+export const FORCED_FINISH_GRACE_MS = 30_000;
+/** Output cap of the forced-finish request. */
+export const FORCED_FINISH_MAX_TOKENS = 2048;
+const PREVIEW_CHARS = 300;
+const LAST_OUTPUT_CHARS = 1500;
+
+export type ForcedReason =
+  | ForcedFinishState['reason']
+  | 'token_budget'
+  | 'aborted'
+  | 'endpoint_error';
+
+export interface ForcedFinishInput {
+  reason: ForcedReason;
+  query: string;
+  history: Message[];
+  /** The REPL; undefined when it could not be used. */
+  sandbox: Sandbox | undefined;
+  lastOutput: string;
+  /** Ask the model (false for a spent token budget, a cancelled run, a failed endpoint). */
+  askModel: boolean;
+  model: LanguageModel;
+  deadline: number;
+  now: () => number;
+  timeoutMs: number;
+  abortSignal?: AbortSignal;
+}
+
+export interface ForcedFinishOutcome {
+  answer: string;
+  source: ForcedFinishSource;
+  variable?: string;
+  /** The forced reply's content, when a request was made. */
+  content?: string;
+  completion?: Completion;
+  /** Why the request failed, when it did. */
+  error?: string;
+}
+
+/** Runs the forced finish; never throws. */
+export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFinishOutcome> {
+  const repl = await snapshot(input.sandbox);
+  let completion: Completion | undefined;
+  let error: string | undefined;
+  if (input.askModel) {
+    try {
+      completion = await ask(input, repl);
+      const fromModel = await modelAnswer(completion.content, input.sandbox);
+      if (fromModel) return { ...fromModel, content: completion.content, completion };
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+  }
+  const extra = {
+    ...(completion ? { content: completion.content, completion } : {}),
+    ...(error !== undefined ? { error } : {}),
+  };
+  if (repl.answer && usable(repl.answer.content)) {
+    return { answer: repl.answer.content, source: 'answer_dict', ...extra };
+  }
+  for (const v of repl.variables) {
+    if (usable(v.full)) return { answer: v.full, source: 'variable', variable: v.name, ...extra };
+  }
+  const prose = completion ? proseAnswer(completion.content) : '';
+  if (usable(prose)) return { answer: prose, source: 'reply_text', ...extra };
+  return { answer: '', source: 'empty', ...extra };
+}
+
+function usable(text: string): boolean {
+  return text.trim() !== '' && !looksLikeCode(text);
+}
+
+interface ReplSnapshot {
+  answer: AnswerState | null;
+  variables: { name: string; preview: string; full: string }[];
+}
+
+async function snapshot(sandbox: Sandbox | undefined): Promise<ReplSnapshot> {
+  const out: ReplSnapshot = { answer: null, variables: [] };
+  if (!sandbox) return out;
+  try {
+    out.answer = await sandbox.readAnswer();
+    for (const name of ANSWER_VARIABLES) {
+      const value = await sandbox.getVariable(name, 200_000);
+      if (value.exists && value.text !== undefined) {
+        out.variables.push({ name, preview: value.text.slice(0, PREVIEW_CHARS), full: value.text });
+      }
+    }
+  } catch {
+    // A dead REPL leaves only the model and the reply text.
+  }
+  return out;
+}
+
+async function ask(input: ForcedFinishInput, repl: ReplSnapshot): Promise<Completion> {
+  const state: ForcedFinishState = {
+    reason: input.reason as ForcedFinishState['reason'],
+    query: input.query,
+    answerDict: repl.answer,
+    variables: repl.variables.map(({ name, preview }) => ({ name, preview })),
+    lastOutput: input.lastOutput.slice(-LAST_OUTPUT_CHARS),
+  };
+  const messages: Message[] = [
+    ...input.history,
+    { role: 'user', content: forcedFinishMessage(state) },
+  ];
+  // One attempt, thinking off, capped at the time left plus a fixed grace.
+  const deadline = Math.max(input.deadline, input.now()) + FORCED_FINISH_GRACE_MS;
+  return callWithDeadline(
+    input.model,
+    { messages, thinking: false, maxTokens: FORCED_FINISH_MAX_TOKENS },
+    {
+      deadline,
+      now: input.now,
+      timeoutMs: Math.min(input.timeoutMs, deadline - input.now()),
+      ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
+    },
+  );
+}
+
+/** A valid FINAL / FINAL_VAR in the forced reply; code in it is never run. */
+async function modelAnswer(
+  content: string,
+  sandbox: Sandbox | undefined,
+): Promise<Pick<ForcedFinishOutcome, 'answer' | 'source' | 'variable'> | null> {
+  const final = parseReply(content).final;
+  if (!final) return null;
+  if (final.kind === 'final') {
+    return usable(final.answer) && !isPlanLike(final.answer)
+      ? { answer: final.answer, source: 'model' }
+      : null;
+  }
+  if (!sandbox) return null;
+  try {
+    const value = await readFinalVariable(final.variable, sandbox);
+    return value !== undefined && usable(value)
+      ? { answer: value, source: 'model', variable: final.variable }
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * `run()`: the root RLM. Resolves the profile, models and settings, then
+ * drives the turn loop at depth 0 and returns the answer with its record.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ResolvedProfile } from '../config/types.js';
+import { resolveContext } from '../context/resolve.js';
+import { ConfigError, ReclamoError } from '../errors.js';
+import type { LanguageModel, Usage } from '../lm/model.js';
+import type { ContextSource } from '../sandbox/sandbox.js';
+import type {
+  EndpointRecord,
+  ForcedFinishSource,
+  StopReason,
+  TrajectoryEvent,
+} from '../trace/events.js';
+import { runLoop } from './loop.js';
+import { endpointsOfModels, type ProfileRecord, profileRecord } from './profile-record.js';
+import { RunShared, type RunStatus } from './run-state.js';
+import { type RunOverrides, resolveSettings } from './settings.js';
+
+export type { RunStatus } from './run-state.js';
+
+export interface RunOptions extends RunOverrides {
+  /** The question to answer. */
+  query: string;
+  /** A file or folder path, `-` for standard input, or a ContextSource. */
+  context: string | ContextSource;
+  /** A resolved profile, or a profile name to load (user file, env overrides). */
+  profile?: ResolvedProfile | string;
+  /** Models to use instead of the profile's endpoints (both roles needed). */
+  models?: { root: LanguageModel; sub: LanguageModel };
+  /** Endpoint records for the trajectory when `models` is given. */
+  endpoints?: EndpointRecord[];
+  /** Where trajectories go; default `runs`. */
+  logDir?: string;
+  /** Also write `<stem>.sft.jsonl` (one line per root turn). */
+  sft?: boolean;
+  /** Python interpreter for the REPL (default: the profile's, else python3 on PATH). */
+  python?: string;
+  /** Replaces the version's system prompt. */
+  systemPrompt?: string;
+  /** Environment for profile loading (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Each trajectory event as it is written, with the depth of the RLM that wrote it. */
+  onEvent?: (event: TrajectoryEvent, depth: number) => void;
+  /** Live progress: turn, sub-calls, tokens, elapsed and time left. */
+  onStatus?: (status: RunStatus) => void;
+  /** Cancels the run; the result then has stop reason `aborted`. */
+  abortSignal?: AbortSignal;
+  /** Test hooks: a clock (ms since epoch) and an id generator, for reproducible trajectories. */
+  _internal?: { now?: () => number; generateId?: () => string };
+}
+
+export interface RunResult {
+  /** The answer ('' when none could be produced). */
+  answer: string;
+  stopReason: StopReason;
+  /** Root turns taken. */
+  turns: number;
+  /** Root turns taken inside child RLMs. */
+  childTurns: number;
+  /** Sub-calls in the whole run tree. */
+  subcalls: number;
+  usage: { root: Usage; sub: Usage };
+  elapsedMs: number;
+  runId: string;
+  trajectoryPath: string;
+  sftPath?: string;
+  /** Where a forced finish found its answer, when the run ended in one. */
+  forcedFinish?: { source: ForcedFinishSource; variable?: string };
+}
+
+/** The run stopped on a failure (an endpoint, the sandbox); `result` holds any partial answer. */
+export class RunError extends ReclamoError {
+  override readonly name: string = 'RunError';
+  constructor(
+    message: string,
+    readonly result: RunResult,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** The partial answer recovered from the REPL ('' when none). */
+  get partialAnswer(): string {
+    return this.result.answer;
+  }
+}
+
+/**
+ * Runs an RLM over a context until it answers. Limits end in a forced finish
+ * and still return; an endpoint or sandbox failure throws RunError carrying
+ * the partial result.
+ */
+export async function run(options: RunOptions): Promise<RunResult> {
+  if (typeof options.query !== 'string' || options.query.trim() === '') {
+    throw new ConfigError('run() needs a non-empty query (the question to answer).');
+  }
+  const now = options._internal?.now ?? (() => performance.timeOrigin + performance.now());
+  const generateId = options._internal?.generateId ?? (() => randomBytes(3).toString('hex'));
+  const wired = await wire(options);
+  const settings = resolveSettings({
+    ...(wired.profile
+      ? { run: wired.profile.run, root: wired.profile.root, sub: wired.profile.sub }
+      : {}),
+    ...(wired.models.sub.contextTokens !== undefined
+      ? { subContextTokens: wired.models.sub.contextTokens }
+      : {}),
+    overrides: options,
+  });
+  const context = await resolveContext(options.context);
+  const python = options.python ?? wired.profile?.run.python;
+  const shared = new RunShared({
+    settings,
+    models: wired.models,
+    endpoints: wired.endpoints,
+    profile: wired.record,
+    logDir: options.logDir ?? 'runs',
+    sft: options.sft === true,
+    now,
+    generateId,
+    ...(python !== undefined ? { python } : {}),
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onStatus ? { onStatus: options.onStatus } : {}),
+  });
+  try {
+    const outcome = await runLoop(shared, {
+      query: options.query,
+      context: context.source,
+      depth: 0,
+    });
+    const result: RunResult = {
+      answer: outcome.answer,
+      stopReason: outcome.stopReason,
+      turns: outcome.turns,
+      childTurns: shared.childTurns,
+      subcalls: shared.subcalls,
+      usage: shared.usage,
+      elapsedMs: now() - shared.start,
+      runId: outcome.runId,
+      trajectoryPath: outcome.trajectoryPath,
+      ...(outcome.sftPath ? { sftPath: outcome.sftPath } : {}),
+      ...(outcome.forced ? { forcedFinish: outcome.forced } : {}),
+    };
+    if (outcome.error !== undefined && outcome.stopReason !== 'aborted') {
+      const cause = outcome.error;
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new RunError(`The run stopped: ${why}`, result, { cause });
+    }
+    return result;
+  } finally {
+    await context.cleanup();
+  }
+}
+
+interface Wired {
+  models: { root: LanguageModel; sub: LanguageModel };
+  endpoints: EndpointRecord[];
+  profile?: ResolvedProfile;
+  record: ProfileRecord;
+}
+
+async function wire(options: RunOptions): Promise<Wired> {
+  if (options.models) {
+    const profile = typeof options.profile === 'object' ? options.profile : undefined;
+    return {
+      models: options.models,
+      endpoints: options.endpoints ?? endpointsOfModels(options.models),
+      ...(profile ? { profile } : {}),
+      record: profile ? profileRecord(profile) : { name: '(models)', settings: {} },
+    };
+  }
+  // The model layer (and its SDKs) loads only when a run needs it.
+  const [{ loadProfile }, { createEndpointPool }] = await Promise.all([
+    import('../config/index.js'),
+    import('../lm/endpoints.js'),
+  ]);
+  const env = options.env ?? process.env;
+  // Without a name, loadProfile falls back to RECLAMO_PROFILE, then the user file's default.
+  const profile =
+    typeof options.profile === 'object'
+      ? options.profile
+      : await loadProfile({
+          ...(options.profile !== undefined ? { profile: options.profile } : {}),
+          env,
+        });
+  const pool = createEndpointPool(profile, { env });
+  return {
+    models: { root: pool.root, sub: pool.sub },
+    endpoints: pool.endpoints,
+    profile,
+    record: profileRecord(profile),
+  };
+}
