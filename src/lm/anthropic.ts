@@ -10,6 +10,7 @@ import {
   HttpEndpoint,
   type ModelSettings,
   type RawCompletion,
+  ReplyError,
   type ResolvedRequest,
   SDK_TIMEOUT_MS,
 } from './endpoint-base.js';
@@ -22,6 +23,7 @@ import type {
   Usage,
 } from './model.js';
 import { isRecord, parseJson } from './parse-json.js';
+import { readSse } from './sse.js';
 import { splitThink } from './think.js';
 
 /** Output cap when neither the role nor the request sets one (the API requires it). */
@@ -49,7 +51,7 @@ export class AnthropicEndpoint extends HttpEndpoint<Anthropic> {
       maxRetries: 0,
       timeout: SDK_TIMEOUT_MS,
       logLevel: 'off',
-      ...(this.fetchImpl ? { fetch: this.fetchImpl } : {}),
+      fetch: this.fetchImpl,
     });
   }
 
@@ -75,16 +77,24 @@ export class AnthropicEndpoint extends HttpEndpoint<Anthropic> {
       acc.whole(reply);
       return acc.finish();
     }
-    const stream = await client.messages.create(
-      { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
-      options,
-    );
+    // The SDK sends the request and raises HTTP errors; the stream we read ourselves
+    // (cheaper per event, and the idle clock sees every byte, pings included).
+    const response = await client.messages
+      .create(
+        { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
+        options,
+      )
+      .asResponse();
     io.touch();
-    for await (const event of stream) {
-      io.touch();
-      acc.event(event as unknown as WireEvent);
+    if (!response.body) throw new ReplyError('the server sent an empty stream');
+    for await (const event of readSse(response.body, io.touch)) {
+      const parsed = parseJson<WireEvent | { type: 'error'; error?: unknown }>(event.data);
+      if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
+      if (parsed.value.type === 'error')
+        throw streamError((parsed.value as { error?: unknown }).error);
+      acc.event(parsed.value as WireEvent);
+      if (parsed.value.type === 'message_stop') break;
     }
-    // The SDK ends the iteration quietly when the request is aborted.
     io.signal.throwIfAborted();
     return acc.finish();
   }
@@ -262,7 +272,7 @@ class MessageAccumulator {
 
   finish(): RawCompletion {
     if (!this.done)
-      throw new TypeError('the stream ended before the reply finished (no message_stop)');
+      throw new ReplyError('the stream ended before the reply finished (no message_stop)');
     const text: string[] = [];
     const thinking: string[] = [];
     const toolCalls: ToolCall[] = [];
@@ -346,4 +356,20 @@ function finishOf(reason: string | null | undefined): FinishReason {
     default:
       return 'other';
   }
+}
+
+/** An `error` event inside a 200 stream: overloaded and API errors are retryable. */
+function streamError(error: unknown): Error {
+  const fields = isRecord(error) ? error : {};
+  const type = typeof fields.type === 'string' ? fields.type : 'api_error';
+  const message = typeof fields.message === 'string' ? fields.message : type;
+  const status =
+    type === 'overloaded_error'
+      ? 529
+      : type === 'rate_limit_error'
+        ? 429
+        : type === 'api_error'
+          ? 500
+          : 400;
+  return Object.assign(new Error(`error in stream: ${type}: ${message}`), { status });
 }

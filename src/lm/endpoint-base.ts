@@ -15,6 +15,7 @@ import type {
   Sampling,
   ToolSpec,
 } from './model.js';
+import { nodeFetch } from './node-fetch.js';
 import { isRetryableStatus, parseRetryAfter, type RetryOptions, withRetry } from './retry.js';
 import { clip, scrubSecrets } from './scrub.js';
 import { Semaphore } from './semaphore.js';
@@ -31,7 +32,7 @@ export interface EndpointOptions {
   baseUrl: string;
   /** The key, a KeySource (env var, command), or nothing for a keyless server. */
   apiKey?: string | KeySource;
-  /** Fetch implementation handed to the SDK (tests, proxies). Default the global fetch. */
+  /** Fetch implementation handed to the SDK (tests, proxies). Default: keep-alive node:http (see node-fetch.ts). */
   fetch?: typeof globalThis.fetch;
   /** Requests in flight at once, or a semaphore shared with other code. Default 8. */
   concurrency?: number | Semaphore;
@@ -84,6 +85,11 @@ export interface AttemptIO {
   apiKey: string | undefined;
 }
 
+/** The server's reply broke off or did not follow the protocol; the attempt is retried. */
+export class ReplyError extends Error {
+  override readonly name = 'ReplyError';
+}
+
 /** A reply as the adapter read it, before the driver adds endpoint and latency. */
 export type RawCompletion = Omit<Completion, 'endpoint' | 'latencyMs'>;
 
@@ -108,7 +114,7 @@ export abstract class HttpEndpoint<Client> {
   readonly baseUrl: string;
   readonly limiter: Semaphore;
   protected readonly keys: KeySource;
-  protected readonly fetchImpl: typeof globalThis.fetch | undefined;
+  protected readonly fetchImpl: typeof globalThis.fetch;
   private readonly retry: RetryOptions | undefined;
   private readonly stream: boolean;
   private readonly idleTimeoutMs: number | undefined;
@@ -121,7 +127,7 @@ export abstract class HttpEndpoint<Client> {
     const apiKey = options.apiKey;
     this.keys = typeof apiKey === 'object' ? apiKey : literalKey(apiKey);
     if (typeof apiKey === 'string') this.secrets.push(apiKey);
-    this.fetchImpl = options.fetch;
+    this.fetchImpl = options.fetch ?? nodeFetch;
     const concurrency = options.concurrency ?? 8;
     this.limiter = typeof concurrency === 'number' ? new Semaphore(concurrency) : concurrency;
     this.retry = options.retry;
@@ -240,7 +246,10 @@ export abstract class HttpEndpoint<Client> {
       );
     }
     const detail = connectionDetail(error);
-    const what = error instanceof SyntaxError ? 'malformed reply' : 'connection failed';
+    const what =
+      error instanceof SyntaxError || error instanceof ReplyError
+        ? 'bad reply'
+        : 'connection failed';
     return new EndpointError(
       `${this.baseUrl}: ${what}: ${scrub(detail ? `${message} (${detail})` : message)}`,
       this.baseUrl,

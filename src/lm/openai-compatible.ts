@@ -10,10 +10,13 @@ import {
   HttpEndpoint,
   type ModelSettings,
   type RawCompletion,
+  ReplyError,
   type ResolvedRequest,
   SDK_TIMEOUT_MS,
 } from './endpoint-base.js';
 import type { FinishReason, LanguageModel, Message, ToolCall, Usage } from './model.js';
+import { isRecord, parseJson } from './parse-json.js';
+import { readSse } from './sse.js';
 import { splitThink } from './think.js';
 
 export interface OpenAICompatibleOptions extends EndpointOptions {
@@ -49,7 +52,7 @@ export class OpenAICompatibleEndpoint extends HttpEndpoint<OpenAI> {
       maxRetries: 0,
       timeout: SDK_TIMEOUT_MS,
       logLevel: 'off',
-      ...(this.fetchImpl ? { fetch: this.fetchImpl } : {}),
+      fetch: this.fetchImpl,
     });
   }
 
@@ -73,17 +76,21 @@ export class OpenAICompatibleEndpoint extends HttpEndpoint<OpenAI> {
       io.touch();
       return fromCompletion(reply, request.model);
     }
-    const stream = await client.chat.completions.create(
-      body as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
-      options,
-    );
+    // The SDK sends the request and raises HTTP errors; the stream we read ourselves
+    // (cheaper per event, and the idle clock sees every byte, keep-alive comments included).
+    const response = await client.chat.completions
+      .create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, options)
+      .asResponse();
     io.touch();
     const acc = new StreamAccumulator(request.model);
-    for await (const chunk of stream) {
-      io.touch();
-      acc.add(chunk as unknown as WireChunk);
+    if (!response.body) throw new ReplyError('the server sent an empty stream');
+    for await (const event of readSse(response.body, io.touch)) {
+      if (event.data === '[DONE]') break;
+      const parsed = parseJson<WireChunk & { error?: unknown }>(event.data);
+      if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
+      if (parsed.value.error !== undefined) throw streamError(parsed.value.error);
+      acc.add(parsed.value);
     }
-    // The SDK ends the iteration quietly when the request is aborted.
     io.signal.throwIfAborted();
     return acc.finish();
   }
@@ -276,7 +283,7 @@ class StreamAccumulator {
 
   finish(): RawCompletion {
     if (!this.done) {
-      throw new TypeError('the stream ended before the reply finished (no finish_reason)');
+      throw new ReplyError('the stream ended before the reply finished (no finish_reason)');
     }
     const toolCalls = this.calls.filter(Boolean).map((call, index) => ({
       id: call.id || `call_${index}`,
@@ -304,4 +311,13 @@ class StreamAccumulator {
     if (delta.function?.name) call.name += delta.function.name;
     if (delta.function?.arguments) call.arguments += delta.function.arguments;
   }
+}
+
+/** An error object sent inside a 200 stream: retryable unless it names a 4xx status. */
+function streamError(error: unknown): Error {
+  const fields = isRecord(error) ? error : {};
+  const message = typeof fields.message === 'string' ? fields.message : JSON.stringify(error);
+  const code = Number(fields.code ?? fields.status);
+  const status = Number.isInteger(code) && code >= 400 && code < 600 ? code : 500;
+  return Object.assign(new Error(`error in stream: ${message}`), { status });
 }

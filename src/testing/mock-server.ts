@@ -229,6 +229,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     };
     if (pauseMs <= 0) {
       const head = frames.slice(0, stopAt).join('');
+      if (!fault) {
+        // The whole stream in one write: a separate final chunk would wait on delayed ACKs.
+        counters.bytesOut += Buffer.byteLength(head);
+        res.end(head);
+        return;
+      }
       if (head) write(res, head, fault?.kind === 'cut-stream' ? ending : undefined);
       if (fault?.kind !== 'cut-stream' || !head) ending();
       return;
@@ -253,6 +259,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     });
   });
   server.keepAliveTimeout = 30_000;
+  server.on('connection', (socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
