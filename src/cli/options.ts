@@ -28,3 +28,12 @@ export function parseListOption(value: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
 }
+
+/** Parse a rate from 0 to 1. */
+export function parseRateOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError(`expected a number from 0 to 1, got "${value}"`);
+  }
+  return n;
+}

@@ -1,4 +1,7 @@
 import { Command } from 'commander';
+import { registerBenchCommand } from './commands/bench.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerEvalCommand } from './commands/eval.js';
 import { registerMockServer } from './commands/mock-server.js';
 import { registerPing } from './commands/ping.js';
 import { profilesCommand } from './commands/profiles.js';
@@ -17,7 +20,10 @@ export function buildProgram(argv: readonly string[] = process.argv): Command {
     .version('0.1.0');
   registerRunCommand(program);
   if (argv[2] === 'run') return program;
+  registerDemoCommand(program);
   registerTasksCommand(program);
+  registerBenchCommand(program);
+  registerEvalCommand(program);
   program.addCommand(profilesCommand());
   registerMockServer(program);
   registerPing(program);

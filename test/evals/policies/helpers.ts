@@ -21,9 +21,15 @@ export async function runBlock(instance: TaskInstance, code: string): Promise<st
   return execFileSync('python3', ['-c', prelude + code], { encoding: 'utf8' });
 }
 
-/** Check that Python accepts the code (compile only). */
-export function compiles(code: string): void {
-  execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: code });
+/** Check that Python accepts each code block (compile only), in one interpreter. */
+export function compiles(...codes: string[]): void {
+  execFileSync(
+    'python3',
+    ['-c', 'import ast, json, sys\nfor c in json.load(sys.stdin): ast.parse(c)'],
+    {
+      input: JSON.stringify(codes),
+    },
+  );
 }
 
 /** A root request as the mock server would hand it to the policy. */

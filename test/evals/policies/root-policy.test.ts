@@ -85,6 +85,7 @@ describe('scripted root policy', () => {
       '@@HEAD cameras || 2026-04-01 06:10 | OPEN | TK-1511 | I was taxed twice.',
       '@@HEAD garden || 2640;o;Someone changed my username.',
     ].join('\n');
+    const codes: string[] = [];
     for (const [question, system] of [
       [oolong.question, SYSTEM.content],
       [nested.question, SYSTEM.content],
@@ -98,11 +99,13 @@ describe('scripted root policy', () => {
         const action = rootStep(readTurn(request(messages)));
         if (action.kind !== 'code')
           throw new Error(`turn ${turn}: expected code, got ${action.kind}`);
-        compiles(action.code);
+        codes.push(action.code);
         messages.push({ role: 'assistant', content: '```repl\n...\n```' });
         messages.push({ role: 'user', content: heads });
       }
     }
+    expect(codes).toHaveLength(6);
+    compiles(...codes);
   });
 
   it('answers an unknown question with a plain statement, not a guess', async () => {

@@ -1,0 +1,86 @@
+/**
+ * The plain baseline: one call with the whole context in the prompt. A prompt
+ * whose estimate exceeds the usable window is recorded as "does not fit" and
+ * never sent. One attempt only: no retry with other settings, no choosing
+ * among attempts by the answer key.
+ */
+import type { ResolvedProfile } from '../../config/types.js';
+import type { LanguageModel } from '../../lm/model.js';
+import { contextStats, contextText } from '../context-file.js';
+import { plainMessages } from '../plain-prompt.js';
+import type { TaskInstance } from '../task.js';
+import { estimateTokens, estimateTokensFromCounts } from '../tokens.js';
+import type { BenchMode, BenchRow } from './row.js';
+
+/** Output cap of a plain call when the root role sets none: room for thinking, or a short answer. */
+export const PLAIN_MAX_TOKENS_THINKING = 16_384;
+export const PLAIN_MAX_TOKENS = 4_096;
+
+export type PlainOutcome = Pick<
+  BenchRow,
+  | 'status'
+  | 'answer'
+  | 'seconds'
+  | 'tokens'
+  | 'promptTokens'
+  | 'usableTokens'
+  | 'error'
+  | 'stopReason'
+>;
+
+/** Thinking for a plain mode: the root role's setting, or forced on or off. */
+export function plainThinking(mode: BenchMode, profile: ResolvedProfile): boolean | undefined {
+  if (mode === 'plain-think') return true;
+  if (mode === 'plain-nothink') return false;
+  return profile.root.enableThinking;
+}
+
+/** Estimated tokens of the plain prompt, computed without building it. */
+export function plainPromptTokens(instance: TaskInstance): number {
+  const wrapper = plainMessages('', instance.question)[0]?.content ?? '';
+  const stats = contextStats(instance.context);
+  const labels =
+    instance.context.kind === 'dict' ? Object.keys(instance.context.files).length * 10 : 0;
+  return estimateTokensFromCounts(stats.chars + labels, stats.digits) + estimateTokens(wrapper);
+}
+
+export async function runPlainRow(
+  model: LanguageModel,
+  profile: ResolvedProfile,
+  instance: TaskInstance,
+  mode: BenchMode,
+): Promise<PlainOutcome> {
+  const thinking = plainThinking(mode, profile);
+  const maxTokens =
+    profile.root.maxTokens ?? (thinking === false ? PLAIN_MAX_TOKENS : PLAIN_MAX_TOKENS_THINKING);
+  const promptTokens = plainPromptTokens(instance);
+  const window = profile.root.contextTokens;
+  const usableTokens = window === undefined ? undefined : window - maxTokens;
+  const sizes = usableTokens === undefined ? { promptTokens } : { promptTokens, usableTokens };
+  if (usableTokens !== undefined && promptTokens > usableTokens) {
+    return { status: 'does_not_fit', ...sizes };
+  }
+  const started = performance.now();
+  try {
+    const completion = await model.doGenerate({
+      messages: plainMessages(contextText(instance.context), instance.question),
+      maxTokens,
+      ...(thinking === undefined ? {} : { thinking }),
+    });
+    return {
+      status: 'ok',
+      answer: completion.content.trim(),
+      seconds: (performance.now() - started) / 1000,
+      tokens: completion.usage.inputTokens + completion.usage.outputTokens,
+      stopReason: completion.finishReason,
+      ...sizes,
+    };
+  } catch (error) {
+    return {
+      status: 'error',
+      error: error instanceof Error ? error.message : String(error),
+      seconds: (performance.now() - started) / 1000,
+      ...sizes,
+    };
+  }
+}

@@ -1,0 +1,42 @@
+/** One bench result row, and the modes a row can be run in. */
+
+/** How a task is attempted: the harness, or one plain call with the whole context. */
+export type BenchMode = 'rlm' | 'plain' | 'plain-think' | 'plain-nothink';
+export const BENCH_MODES: readonly BenchMode[] = ['rlm', 'plain', 'plain-think', 'plain-nothink'];
+
+export interface BenchRow {
+  task: string;
+  size: number;
+  /** Unit of size (lines, tickets, ...). */
+  unit: string;
+  seed: number;
+  mode: BenchMode;
+  /** `ok`: an answer was scored; `does_not_fit`: plain prompt over the window, not sent; `error`: the attempt failed. */
+  status: 'ok' | 'does_not_fit' | 'error';
+  answer?: string;
+  score?: number;
+  exact?: boolean;
+  /** The scorer's verdict, e.g. `found` or `abs error 3`. */
+  summary?: string;
+  turns?: number;
+  subcalls?: number;
+  /** Input plus output tokens over every call the attempt made. */
+  tokens?: number;
+  seconds?: number;
+  stopReason?: string;
+  /** Trajectory file of an rlm row. */
+  trajectory?: string;
+  /** Estimated tokens of the plain prompt (plain modes). */
+  promptTokens?: number;
+  /** Tokens the plain prompt may use (window minus output reserve). */
+  usableTokens?: number;
+  error?: string;
+  profile: string;
+  /** ISO time the row finished. */
+  finishedAt: string;
+}
+
+/** The identity of a row in a grid: one task, size, seed and mode. */
+export function rowKey(row: Pick<BenchRow, 'task' | 'size' | 'seed' | 'mode'>): string {
+  return `${row.task}|${row.size}|${row.seed}|${row.mode}`;
+}

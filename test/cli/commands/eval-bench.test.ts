@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const cli = join(process.cwd(), 'dist/cli/main.js');
+const dir = join(process.cwd(), '.artifacts/cli-eval');
+
+describe('reclamo eval and bench (CLI, offline)', () => {
+  it('runs a user task module through rlm and plain and prints the summary', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(join(dir, 'tasks'), { recursive: true });
+    // Phrased like the built-in needle question, so the scripted root knows how to search it.
+    await writeFile(
+      join(dir, 'tasks', 'vault.mjs'),
+      `export const sizes = [400];
+export const question = 'Exactly one line states the current secret passphrase. What is it? Answer with the passphrase only.';
+export function generate({ size, seed }) {
+  const lines = Array.from({ length: size }, (_, i) => 'row ' + i + ' nothing here');
+  const code = 'vault-' + (1000 + seed * 7);
+  lines[(seed * 31) % size] = 'The secret passphrase is: ' + code;
+  return { context: lines.join('\\n'), truth: code };
+}
+export function score(answer, truth) { return answer.trim() === truth; }
+`,
+    );
+    const out = join(dir, 'rows.json');
+    const { stdout, stderr } = await run('node', [
+      cli,
+      'eval',
+      '--tasks',
+      join(dir, 'tasks'),
+      '--profile',
+      'scripted',
+      '--seeds',
+      '2',
+      '--out',
+      out,
+      '--log-dir',
+      join(dir, 'runs'),
+    ]);
+    expect(stderr).toContain('[4/4] vault 400 size seed 1 plain: right');
+    expect(stdout).toContain('| vault | 400 size | rlm | exact 2/2 (2 seeds) |');
+    expect(stdout).toContain('| vault | 400 size | plain | exact 2/2 (2 seeds) |');
+    expect(stdout).toContain('scripted policies');
+    const rows = JSON.parse(await readFile(out, 'utf8')).rows as { answer: string }[];
+    expect(rows.map((r) => r.answer)).toEqual([
+      'vault-1000',
+      'vault-1000',
+      'vault-1007',
+      'vault-1007',
+    ]);
+
+    const summary = await run('node', [cli, 'bench', '--summary-only', out]);
+    expect(summary.stdout).toContain('| vault | 400 size | rlm | exact 2/2 (2 seeds) |');
+  });
+
+  it('rejects an unknown mode and an existing row file without --resume, with exit code 2', async () => {
+    await expect(
+      run('node', [
+        cli,
+        'bench',
+        '--profile',
+        'scripted',
+        '--modes',
+        'rlm,best-of-2',
+        '--out',
+        join(dir, 'x.json'),
+      ]),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown mode "best-of-2"/) });
+    await expect(
+      run('node', [
+        cli,
+        'bench',
+        '--profile',
+        'scripted',
+        '--tasks',
+        'needle',
+        '--out',
+        join(dir, 'rows.json'),
+      ]),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/already holds 4 rows/) });
+  });
+});
