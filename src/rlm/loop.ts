@@ -5,7 +5,6 @@
 import { basename } from 'node:path';
 import { DeadlineError, EndpointError, KeyError } from '../errors.js';
 import type { Message } from '../lm/model.js';
-import { createPythonSandbox } from '../sandbox/index.js';
 import type { ContextSource, ExecResult, Sandbox } from '../sandbox/sandbox.js';
 import type { BlockRecord, FinalDecision, StopReason } from '../trace/events.js';
 import { type EventInput, TrajectoryWriter, trajectoryStem } from '../trace/writer.js';
@@ -21,6 +20,7 @@ import {
 } from './nudges.js';
 import { contextMessage, formatResult, skippedBlock, turnLine } from './prompts/messages.js';
 import type { RunShared } from './run-state.js';
+import { type StartedSandbox, startSandbox } from './start-sandbox.js';
 import { createHostCallHandler, type ExecPosition } from './subcalls.js';
 import { getTurnReply } from './turn-reply.js';
 
@@ -29,6 +29,8 @@ export interface LoopInput {
   context: ContextSource;
   depth: number;
   parent?: { runId: string; file: string; subcall: number };
+  /** A REPL already starting for this RLM (the root's starts while the models load). */
+  started?: StartedSandbox;
 }
 
 export interface LoopOutcome {
@@ -121,16 +123,9 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
 
   let sandbox: Sandbox | undefined;
   try {
-    sandbox = await createPythonSandbox({
-      context: input.context,
-      onHostCall,
-      execTimeoutMs: s.execTimeoutMs,
-      // The loop enforces the sub-call caps itself (with clear messages); the
-      // sandbox's own caps are a backstop and must be at least 1.
-      maxHostCallsPerExec: Math.max(1, s.maxSubcallsPerExec),
-      maxHostCallsPerRun: Math.max(1, s.maxSubcallsPerRun),
-      ...(o.python !== undefined ? { python: o.python } : {}),
-    });
+    const started = input.started ?? startSandbox(input.context, s, o.python);
+    started.bind(onHostCall);
+    sandbox = await started.sandbox;
   } catch (error) {
     writer.close();
     throw error;

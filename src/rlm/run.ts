@@ -15,9 +15,10 @@ import type {
   TrajectoryEvent,
 } from '../trace/events.js';
 import { runLoop } from './loop.js';
-import { endpointsOfModels, type ProfileRecord, profileRecord } from './profile-record.js';
+import { endpointsOfModels, profileRecord } from './profile-record.js';
 import { RunShared, type RunStatus } from './run-state.js';
 import { type RunOverrides, resolveSettings } from './settings.js';
+import { type StartedSandbox, startSandbox } from './start-sandbox.js';
 
 export type { RunStatus } from './run-state.js';
 
@@ -99,39 +100,43 @@ export async function run(options: RunOptions): Promise<RunResult> {
   }
   const now = options._internal?.now ?? (() => performance.timeOrigin + performance.now());
   const generateId = options._internal?.generateId ?? (() => randomBytes(3).toString('hex'));
-  const wired = await wire(options);
-  const settings = resolveSettings({
-    ...(wired.profile
-      ? { run: wired.profile.run, root: wired.profile.root, sub: wired.profile.sub }
-      : {}),
-    ...(wired.models.sub.contextTokens !== undefined
-      ? { subContextTokens: wired.models.sub.contextTokens }
-      : {}),
-    overrides: options,
-  });
   const context = await resolveContext(options.context);
-  const python = options.python ?? wired.profile?.run.python;
-  const shared = new RunShared({
-    settings,
-    models: wired.models,
-    endpoints: wired.endpoints,
-    profile: wired.record,
-    logDir: options.logDir ?? 'runs',
-    sft: options.sft === true,
-    now,
-    generateId,
-    ...(python !== undefined ? { python } : {}),
-    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-    ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-    ...(options.onStatus ? { onStatus: options.onStatus } : {}),
-  });
+  let started: StartedSandbox | undefined;
   try {
+    const profile = await profileOf(options);
+    const settings = resolveSettings({
+      ...(profile ? { run: profile.run, root: profile.root, sub: profile.sub } : {}),
+      ...(options.models?.sub.contextTokens !== undefined
+        ? { subContextTokens: options.models.sub.contextTokens }
+        : {}),
+      overrides: options,
+    });
+    const python = options.python ?? profile?.run.python;
+    // The worker starts loading the context while the model layer is set up.
+    started = startSandbox(context.source, settings, python);
+    const wired = await modelsOf(options, profile);
+    const shared = new RunShared({
+      settings,
+      models: wired.models,
+      endpoints: wired.endpoints,
+      profile: profile ? profileRecord(profile) : { name: '(models)', settings: {} },
+      logDir: options.logDir ?? 'runs',
+      sft: options.sft === true,
+      now,
+      generateId,
+      ...(python !== undefined ? { python } : {}),
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      ...(options.onStatus ? { onStatus: options.onStatus } : {}),
+    });
     const outcome = await runLoop(shared, {
       query: options.query,
       context: context.source,
       depth: 0,
+      started,
     });
+    started = undefined;
     const result: RunResult = {
       answer: outcome.answer,
       stopReason: outcome.stopReason,
@@ -152,46 +157,37 @@ export async function run(options: RunOptions): Promise<RunResult> {
     }
     return result;
   } finally {
+    // A REPL started for a run that failed before its loop took it over.
+    if (started) await started.sandbox.then((sb) => sb.close()).catch(() => {});
     await context.cleanup();
   }
 }
 
-interface Wired {
-  models: { root: LanguageModel; sub: LanguageModel };
-  endpoints: EndpointRecord[];
-  profile?: ResolvedProfile;
-  record: ProfileRecord;
+/** The profile a run uses: given, loaded by name (or the default), or none with models. */
+async function profileOf(options: RunOptions): Promise<ResolvedProfile | undefined> {
+  if (typeof options.profile === 'object') return options.profile;
+  if (options.models) return undefined;
+  const { loadProfile } = await import('../config/index.js');
+  // Without a name, loadProfile falls back to RECLAMO_PROFILE, then the user file's default.
+  return loadProfile({
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    env: options.env ?? process.env,
+  });
 }
 
-async function wire(options: RunOptions): Promise<Wired> {
+async function modelsOf(
+  options: RunOptions,
+  profile: ResolvedProfile | undefined,
+): Promise<{ models: { root: LanguageModel; sub: LanguageModel }; endpoints: EndpointRecord[] }> {
   if (options.models) {
-    const profile = typeof options.profile === 'object' ? options.profile : undefined;
     return {
       models: options.models,
       endpoints: options.endpoints ?? endpointsOfModels(options.models),
-      ...(profile ? { profile } : {}),
-      record: profile ? profileRecord(profile) : { name: '(models)', settings: {} },
     };
   }
+  if (!profile) throw new ConfigError('run() needs a profile or models: { root, sub }.');
   // The model layer (and its SDKs) loads only when a run needs it.
-  const [{ loadProfile }, { createEndpointPool }] = await Promise.all([
-    import('../config/index.js'),
-    import('../lm/endpoints.js'),
-  ]);
-  const env = options.env ?? process.env;
-  // Without a name, loadProfile falls back to RECLAMO_PROFILE, then the user file's default.
-  const profile =
-    typeof options.profile === 'object'
-      ? options.profile
-      : await loadProfile({
-          ...(options.profile !== undefined ? { profile: options.profile } : {}),
-          env,
-        });
-  const pool = createEndpointPool(profile, { env });
-  return {
-    models: { root: pool.root, sub: pool.sub },
-    endpoints: pool.endpoints,
-    profile,
-    record: profileRecord(profile),
-  };
+  const { createEndpointPool } = await import('../lm/endpoints.js');
+  const pool = createEndpointPool(profile, { env: options.env ?? process.env });
+  return { models: { root: pool.root, sub: pool.sub }, endpoints: pool.endpoints };
 }
