@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 
 const agents = {
   http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
@@ -55,11 +56,27 @@ export const nodeFetch: typeof globalThis.fetch = (input, init) => {
           }
         }
         const status = response.statusCode ?? 0;
+        // We never ask for compression, but a server may send it anyway.
+        const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
+        const decoder =
+          encoding === 'gzip' || encoding === 'x-gzip'
+            ? zlib.createGunzip()
+            : encoding === 'deflate'
+              ? zlib.createInflate()
+              : encoding === 'br'
+                ? zlib.createBrotliDecompress()
+                : undefined;
+        if (decoder) {
+          responseHeaders.delete('content-encoding');
+          responseHeaders.delete('content-length');
+        }
+        const source: Readable = decoder ? response.pipe(decoder) : response;
+        if (decoder) response.on('error', (error) => decoder.destroy(error));
         // A Response with a body must not have a null-body status (204, 304).
         const nullBody = status === 204 || status === 304 || init?.method === 'HEAD';
         if (nullBody) response.resume();
         resolve(
-          new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+          new Response(nullBody ? null : (Readable.toWeb(source) as ReadableStream<Uint8Array>), {
             status,
             statusText: response.statusMessage ?? '',
             headers: responseHeaders,

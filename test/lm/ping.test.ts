@@ -79,3 +79,28 @@ describe('ping', () => {
     expect(s.counters.requests).toBe(0);
   });
 });
+
+describe('ping over the Anthropic protocol', () => {
+  it('lists models and reports thinking blocks as reasoning', async () => {
+    const s = await serve(
+      (r) => (r.body.thinking ? { content: '42', reasoning: 'add them' } : 'pong'),
+      ['claude-mock'],
+    );
+    const report = await ping(
+      testProfile(s.url, {
+        root: { api: 'anthropic', model: 'claude-mock' },
+        sub: { api: 'anthropic' },
+      }),
+    );
+    expect(report.ok).toBe(true);
+    expect(report.endpoints).toHaveLength(1);
+    expect(report.endpoints[0]).toMatchObject({
+      api: 'anthropic',
+      models: { ok: true, ids: ['claude-mock'] },
+      plain: { ok: true, reasoning: false, reply: 'pong' },
+      thinking: { ok: true, reasoning: true, reply: '42' },
+    });
+    expect(s.requests.map((r) => r.protocol)).toEqual(['anthropic', 'anthropic']);
+    expect(s.requests[1]?.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1536 });
+  });
+});
