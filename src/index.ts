@@ -37,6 +37,8 @@ export {
 export type { RetryOptions } from './lm/retry.js';
 export { Semaphore } from './lm/semaphore.js';
 export { splitThink } from './lm/think.js';
+export * from './lm/tokens/index.js';
+export { type BudgetInput, type InputBudget, inputBudget } from './rlm/budget.js';
 export { type CodeBlock, type FinalCandidate, type ParsedReply, parseReply } from './rlm/fence.js';
 export { FORCED_FINISH_GRACE_MS } from './rlm/forced-finish.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';

