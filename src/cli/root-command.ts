@@ -1,0 +1,8 @@
+import { Command } from 'commander';
+
+/** The bare `reclamo` command, before any subcommand is registered. */
+export function rootCommand(): Command {
+  return new Command('reclamo')
+    .description('Recursive Language Model harness: answer questions about inputs of any size.')
+    .version('0.1.0');
+}
