@@ -5,7 +5,7 @@
  * then an answer variable, then the reply's prose, then empty. Code is never
  * returned as an answer.
  */
-import type { Completion, LanguageModel, Message } from '../lm/model.js';
+import type { Completion, LanguageModel, Message, ToolCall } from '../lm/model.js';
 import type { AnswerState, Sandbox } from '../sandbox/sandbox.js';
 import type { ForcedFinishSource } from '../trace/events.js';
 import { parseReply } from './fence.js';
@@ -18,6 +18,12 @@ import {
 } from './finish.js';
 import { callWithDeadline } from './model-call.js';
 import { type ForcedFinishState, forcedFinishMessage } from './prompts/messages.js';
+import {
+  FINAL_ANSWER,
+  finalAnswerTool,
+  findFinalAction,
+  parseToolCalls,
+} from './tools-protocol.js';
 
 /**
  * Extra time a forced-finish request may take past the run's deadline. A run
@@ -50,6 +56,8 @@ export interface ForcedFinishInput {
   now: () => number;
   timeoutMs: number;
   abortSignal?: AbortSignal;
+  /** Tools protocol: offer the final_answer tool and accept a call to it. */
+  finalTool?: boolean;
 }
 
 export interface ForcedFinishOutcome {
@@ -71,7 +79,9 @@ export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFini
   if (input.askModel) {
     try {
       completion = await ask(input, repl);
-      const fromModel = await modelAnswer(completion.content, input.sandbox);
+      const fromModel =
+        (input.finalTool ? await toolAnswer(completion.toolCalls, input.sandbox) : null) ??
+        (await modelAnswer(completion.content, input.sandbox));
       if (fromModel) return { ...fromModel, content: completion.content, completion };
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
@@ -126,15 +136,24 @@ async function ask(input: ForcedFinishInput, repl: ReplSnapshot): Promise<Comple
     variables: repl.variables.map(({ name, preview }) => ({ name, preview })),
     lastOutput: input.lastOutput.slice(-LAST_OUTPUT_CHARS),
   };
+  const text = forcedFinishMessage(state);
   const messages: Message[] = [
     ...input.history,
-    { role: 'user', content: forcedFinishMessage(state) },
+    {
+      role: 'user',
+      content: input.finalTool ? `${text}\nYou may instead call final_answer.` : text,
+    },
   ];
   // One attempt, thinking off, capped at the time left plus a fixed grace.
   const deadline = Math.max(input.deadline, input.now()) + FORCED_FINISH_GRACE_MS;
   return callWithDeadline(
     input.model,
-    { messages, thinking: false, maxTokens: FORCED_FINISH_MAX_TOKENS },
+    {
+      messages,
+      thinking: false,
+      maxTokens: FORCED_FINISH_MAX_TOKENS,
+      ...(input.finalTool ? { tools: [finalAnswerTool] } : {}),
+    },
     {
       deadline,
       now: input.now,
@@ -142,6 +161,29 @@ async function ask(input: ForcedFinishInput, repl: ReplSnapshot): Promise<Comple
       ...(input.abortSignal ? { abortSignal: input.abortSignal } : {}),
     },
   );
+}
+
+/** A valid final_answer call in the forced reply (tools protocol). */
+async function toolAnswer(
+  calls: readonly ToolCall[],
+  sandbox: Sandbox | undefined,
+): Promise<Pick<ForcedFinishOutcome, 'answer' | 'source' | 'variable'> | null> {
+  const action = findFinalAction(parseToolCalls(calls.filter((c) => c.name === FINAL_ANSWER)));
+  if (!action) return null;
+  if (action.kind === 'final') {
+    return usable(action.answer) && !isPlanLike(action.answer)
+      ? { answer: action.answer, source: 'model' }
+      : null;
+  }
+  if (!sandbox) return null;
+  try {
+    const value = await readFinalVariable(action.variable, sandbox);
+    return value !== undefined && usable(value)
+      ? { answer: value, source: 'model', variable: action.variable }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A valid FINAL / FINAL_VAR in the forced reply; code in it is never run. */

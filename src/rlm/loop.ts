@@ -8,17 +8,13 @@ import type { Message } from '../lm/model.js';
 import type { ContextSource, ExecResult, Sandbox } from '../sandbox/sandbox.js';
 import type { BlockRecord, FinalDecision, StopReason } from '../trace/events.js';
 import { type EventInput, TrajectoryWriter, trajectoryStem } from '../trace/writer.js';
-import { type CodeBlock, parseReply, stripThink } from './fence.js';
+import { createRootProtocol } from './create-root-protocol.js';
+import { type CodeBlock, stripThink } from './fence.js';
 import { type JudgeContext, type Judgement, judgeAnswerDict, judgeFinal } from './finish.js';
 import { type ForcedFinishOutcome, type ForcedReason, forcedFinish } from './forced-finish.js';
-import {
-  decomposeNudge,
-  type Nudge,
-  noActionNudge,
-  rejectNudge,
-  shouldDecompose,
-} from './nudges.js';
-import { contextMessage, formatResult, skippedBlock, turnLine } from './prompts/messages.js';
+import { decomposeNudge, type Nudge, shouldDecompose } from './nudges.js';
+import { turnLine } from './prompts/messages.js';
+import type { RootProtocol } from './root-protocol.js';
 import type { RunShared } from './run-state.js';
 import { type StartedSandbox, startSandbox } from './start-sandbox.js';
 import { createHostCallHandler, type ExecPosition } from './subcalls.js';
@@ -56,6 +52,8 @@ interface LoopStats {
 
 /** Mutable state of one loop. */
 interface LoopState {
+  /** How the root acts: fence, tools or the upstream layout. */
+  protocol: RootProtocol;
   history: Message[];
   shown: string[];
   lastOutput: string;
@@ -84,6 +82,7 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
   };
   const position: ExecPosition = { turn: 0, block: 0, inExec: 0 };
   const state: LoopState = {
+    protocol: createRootProtocol(s, input.query),
     history: [],
     shown: [],
     lastOutput: '',
@@ -145,13 +144,13 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       endpoints: o.endpoints,
       promptVersion: s.version.id,
       protocol: s.protocol,
-      plannerStyle: 'reclamo',
+      plannerStyle: s.plannerStyle,
       ...(input.parent ? { parent: input.parent } : {}),
     });
     await sandbox.setVariable('question', input.query);
     const system =
       o.systemPrompt ??
-      s.version.system({
+      state.protocol.systemPrompt(s.version, {
         subcallChars: s.subcallChars,
         maxSubcallsPerExec: s.maxSubcallsPerExec,
         maxSubcallsPerRun: s.maxSubcallsPerRun,
@@ -161,10 +160,7 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       });
     state.history.push(
       { role: 'system', content: system },
-      {
-        role: 'user',
-        content: `${contextMessage(sandbox.contextShape, input.query)}\n\n${turnLine(1, s.maxIterations)}`,
-      },
+      ...state.protocol.opening(sandbox.contextShape, input.query, turnLine(1, s.maxIterations)),
     );
 
     for (let turn = 1; turn <= s.maxIterations && !outcome; turn++) {
@@ -250,8 +246,10 @@ async function oneTurn(
   const o = shared.o;
   const s = shared.settings;
   const turnStart = o.now();
+  const protocol = state.protocol;
   const request = {
-    messages: state.history.slice(),
+    messages: protocol.request(state.history, turn),
+    ...(protocol.tools ? { tools: protocol.tools } : {}),
     maxTokens: s.root.maxTokens,
     ...(s.root.thinking !== undefined ? { thinking: s.root.thinking } : {}),
     ...(s.root.sampling ? { sampling: s.root.sampling } : {}),
@@ -282,14 +280,14 @@ async function oneTurn(
   }
   const modelMs = o.now() - modelStart;
   shared.addUsage('root', reply.completion.usage);
-  writer.writeSft(state.history, reply.content);
+  writer.writeSft(request.messages, reply.content);
 
   const content = stripThink(reply.content);
-  const parsed = parseReply(content);
+  const parsed = protocol.parse(content, reply.completion.toolCalls, turn);
   const cut = reply.completion.finishReason === 'length' && reply.cut === undefined;
   const blocks = cut ? parsed.blocks.filter((b) => b.complete) : parsed.blocks;
-  if (parsed.toolCallFirst) state.stats.protocolSlips++;
-  state.history.push({ role: 'assistant', content });
+  state.stats.protocolSlips += parsed.slips;
+  state.stats.rejectedFinals += parsed.rejectedFinals;
 
   // Run the code, in order.
   const replStart = o.now();
@@ -309,7 +307,7 @@ async function oneTurn(
             : undefined;
     if (skip !== undefined) {
       records.push({ code: block.code, skipped: skip });
-      outputs.push(skippedBlock(i, skip));
+      outputs.push(protocol.skippedBlock(i, block.code, skip));
       continue;
     }
     position.block = i + 1;
@@ -321,8 +319,8 @@ async function oneTurn(
     });
     state.stats.execs++;
     if (result.error?.type === 'SyntaxError') state.stats.syntaxErrors++;
-    const shown = formatResult(i, result, s.outputTruncateChars);
-    outputs.push(shown);
+    const { message, shown } = await protocol.formatBlock(i, block.code, result, sandbox);
+    outputs.push(message);
     state.shown.push(shown);
     state.lastOutput = shown;
     records.push({ code: block.code, result: blockResult(result, shown) });
@@ -345,23 +343,29 @@ async function oneTurn(
   };
   let judgement: Judgement | null = null;
   if (parsed.final) judgement = await judgeFinal(parsed.final, judgeCtx);
-  if (!judgement?.decision.accepted && blocks.length > 0 && !errorLimit) {
+  if (!judgement?.decision.accepted && blocks.length > 0 && !errorLimit && protocol.answerDict) {
     const answer = await sandbox.readAnswer();
     if (answer.ready) judgement = judgeAnswerDict(answer, judgeCtx);
   }
-  const decision: FinalDecision | null = judgement?.decision ?? null;
+  let decision: FinalDecision | null = judgement?.decision ?? null;
+  if (decision && parsed.finalKind && decision.kind !== 'answer_dict') {
+    decision = { ...decision, kind: parsed.finalKind };
+  }
 
-  const nudges: Nudge[] = [];
+  const nudges: Nudge[] = [...parsed.nudges];
+  let finalNudge: Nudge | null = null;
   if (judgement?.reject) {
     state.stats.rejectedFinals++;
     if (judgement.reject === 'plan_like') state.planRejected = true;
     if (judgement.reject === 'unverified') state.reverified = true;
-    nudges.push(
-      rejectNudge(judgement.reject, decision?.variable ? { variable: decision.variable } : {}),
+    finalNudge = protocol.rejectNudge(
+      judgement.reject,
+      decision?.variable ? { variable: decision.variable } : {},
     );
-  } else if (!decision && blocks.length === 0) {
+    nudges.push(finalNudge);
+  } else if (!decision && blocks.length === 0 && !parsed.acted) {
     state.stats.protocolSlips++;
-    nudges.push(noActionNudge());
+    nudges.push(parsed.noAction);
   }
   if (state.decomposeDue && !state.decomposeGiven) {
     nudges.push(
@@ -377,16 +381,17 @@ async function oneTurn(
   state.stats.nudges += nudges.length;
 
   const accepted = decision?.accepted === true;
-  if (!accepted) {
-    const next = turnLine(turn + 1, s.maxIterations);
-    const messages: string[] = [];
-    if (outputs.length > 0) messages.push(outputs.join('\n\n'));
-    for (const n of nudges) messages.push(n.text);
-    if (messages.length === 0) messages.push('(no output)');
-    const lastIndex = messages.length - 1;
-    messages[lastIndex] = `${messages[lastIndex]}\n\n${next}`;
-    for (const m of messages) state.history.push({ role: 'user', content: m });
-  }
+  state.history.push(
+    ...protocol.closeTurn({
+      content,
+      parsed,
+      outputs,
+      decision,
+      finalNudge,
+      nudges,
+      nextTurnLine: turnLine(turn + 1, s.maxIterations),
+    }),
+  );
 
   const harnessMs = o.now() - turnStart - modelMs - replMs;
   emit({
@@ -403,6 +408,16 @@ async function oneTurn(
     finishReason: reply.completion.finishReason,
     timings: { modelMs: round(modelMs), replMs: round(replMs), harnessMs: round(harnessMs) },
     ...(reply.cut ? { cut: reply.cut } : {}),
+    ...(reply.completion.toolCalls.length > 0
+      ? {
+          toolCalls: reply.completion.toolCalls.map(({ id, name, arguments: a }) => ({
+            id,
+            name,
+            arguments: a,
+          })),
+        }
+      : {}),
+    ...(parsed.slip ? { protocolSlip: parsed.slip } : {}),
   });
 
   if (accepted && decision) {
@@ -453,6 +468,7 @@ async function finishForced(
     now: o.now,
     timeoutMs: shared.settings.root.timeoutMs,
     ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}),
+    ...(state.protocol.tools ? { finalTool: true } : {}),
   });
   if (result.completion) shared.addUsage('root', result.completion.usage);
   emit({

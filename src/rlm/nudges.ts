@@ -11,7 +11,9 @@ export type NudgeKind =
   | 'plan_final'
   | 'reverify'
   | 'decompose'
-  | 'cut_off';
+  | 'cut_off'
+  /** Tools protocol: a reply wrote its action as text instead of a tool call. */
+  | 'protocol_slip';
 
 export interface Nudge {
   kind: NudgeKind;

@@ -19,6 +19,7 @@ import { endpointsOfModels, profileRecord } from './profile-record.js';
 import { RunShared, type RunStatus } from './run-state.js';
 import { type RunOverrides, resolveSettings } from './settings.js';
 import { type StartedSandbox, startSandbox } from './start-sandbox.js';
+import { readSystemPromptFile } from './system-prompt-file.js';
 
 export type { RunStatus } from './run-state.js';
 
@@ -39,7 +40,7 @@ export interface RunOptions extends RunOverrides {
   sft?: boolean;
   /** Python interpreter for the REPL (default: the profile's, else python3 on PATH). */
   python?: string;
-  /** Replaces the version's system prompt. */
+  /** Replaces the built-in system prompt (wins over `systemPromptFile`). */
   systemPrompt?: string;
   /** Environment for profile loading (default process.env). */
   env?: Record<string, string | undefined>;
@@ -111,6 +112,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
         : {}),
       overrides: options,
     });
+    const systemPrompt =
+      options.systemPrompt ??
+      (settings.systemPromptFile !== undefined
+        ? await readSystemPromptFile(settings.systemPromptFile)
+        : undefined);
     const python = options.python ?? profile?.run.python;
     // The worker starts loading the context while the model layer is set up.
     started = startSandbox(context.source, settings, python);
@@ -125,7 +131,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       now,
       generateId,
       ...(python !== undefined ? { python } : {}),
-      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.onStatus ? { onStatus: options.onStatus } : {}),

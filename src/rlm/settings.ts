@@ -29,7 +29,10 @@ export interface RunOverrides {
   /** Thinking on sub-calls. */
   subThinking?: boolean;
   protocol?: 'fence' | 'tools';
+  /** `reclamo` (default) or `upstream-rlm-v0`, the upstream RLM message layout. */
   plannerStyle?: string;
+  /** A file whose text replaces the built-in system prompt verbatim. */
+  systemPromptFile?: string;
 }
 
 export interface RoleRuntime {
@@ -42,7 +45,10 @@ export interface RoleRuntime {
 
 export interface ResolvedSettings {
   version: PromptVersion;
-  protocol: 'fence';
+  protocol: 'fence' | 'tools';
+  plannerStyle: PlannerStyle;
+  /** Set when the system prompt comes from a file. */
+  systemPromptFile?: string;
   maxDepth: number;
   maxIterations: number;
   maxErrors: number;
@@ -56,6 +62,14 @@ export interface ResolvedSettings {
   continueCutReplies: boolean;
   root: RoleRuntime;
   sub: RoleRuntime;
+}
+
+/** The root's message layouts: reclamo's own, or the upstream RLM repository's. */
+export const PLANNER_STYLES = ['reclamo', 'upstream-rlm-v0'] as const;
+export type PlannerStyle = (typeof PLANNER_STYLES)[number];
+
+function isPlannerStyle(value: string): value is PlannerStyle {
+  return (PLANNER_STYLES as readonly string[]).includes(value);
 }
 
 export const DEFAULT_MAX_DEPTH = 1;
@@ -80,21 +94,29 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   const version = getPromptVersion(o.promptVersion ?? run.promptVersion);
   const d = version.defaults;
   const protocol = o.protocol ?? run.protocol ?? 'fence';
-  if (protocol !== 'fence') {
+  if (protocol !== 'fence' && protocol !== 'tools') {
     throw new ConfigError(
-      `protocol "${protocol}" is not available yet; use the fence protocol (--protocol fence).`,
+      `Unknown protocol "${String(protocol)}". Use fence or tools (--protocol fence).`,
       undefined,
       'protocol',
     );
   }
-  const plannerStyle = o.plannerStyle ?? run.plannerStyle;
-  if (plannerStyle !== undefined && plannerStyle !== 'reclamo') {
+  const plannerStyle = o.plannerStyle ?? run.plannerStyle ?? 'reclamo';
+  if (!isPlannerStyle(plannerStyle)) {
     throw new ConfigError(
-      `planner style "${plannerStyle}" is not available yet; leave planner_style unset (the reclamo style).`,
+      `Unknown planner style "${plannerStyle}". Use ${PLANNER_STYLES.join(' or ')} (--planner-style).`,
       undefined,
       'planner_style',
     );
   }
+  if (plannerStyle === 'upstream-rlm-v0' && protocol === 'tools') {
+    throw new ConfigError(
+      'The tools protocol is not available with planner style upstream-rlm-v0 (that layout acts through ```repl fences). Fix: use --protocol fence, or drop the planner style.',
+      undefined,
+      'protocol',
+    );
+  }
+  const systemPromptFile = o.systemPromptFile ?? run.systemPromptFile;
   const rootThinking = o.thinking ?? input.root?.enableThinking;
   const subThinking = o.subThinking ?? input.sub?.enableThinking;
   const subMaxTokens = input.sub?.maxTokens ?? d.subMaxTokens;
@@ -106,6 +128,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   const settings: ResolvedSettings = {
     version,
     protocol,
+    plannerStyle,
+    ...(systemPromptFile !== undefined ? { systemPromptFile } : {}),
     maxDepth: positiveInt('max_depth', o.maxDepth ?? run.maxDepth ?? DEFAULT_MAX_DEPTH),
     maxIterations: positiveInt(
       'max_iterations',

@@ -34,7 +34,8 @@ export async function getTurnReply(
 ): Promise<TurnReply> {
   const first = await callWithDeadline(model, request, bounds);
   const reasoning = joinReasoning(first);
-  if (first.finishReason !== 'length') {
+  // A reply with tool calls acts through them (a cut call's arguments are refused as bad JSON).
+  if (first.finishReason !== 'length' || first.toolCalls.length > 0) {
     return { completion: first, content: first.content, reasoning, requests: 1 };
   }
   const visible = stripThink(first.content);

@@ -35,6 +35,7 @@ export interface MetadataEvent extends EventBase {
   endpoints: EndpointRecord[];
   promptVersion: string;
   protocol: 'fence' | 'tools';
+  /** `reclamo` or `upstream-rlm-v0`. */
   plannerStyle: string;
   /** Set on a child RLM's trajectory. */
   parent?: { runId: string; file: string; subcall: number };
@@ -82,6 +83,10 @@ export interface IterationEvent extends EventBase {
   timings: { modelMs: number; replMs: number; harnessMs: number };
   /** Set when the reply was cut by the output limit and handled: retried without thinking, or continued. */
   cut?: 'retried_without_thinking' | 'continued';
+  /** Tools protocol: the reply's function calls, as the server sent them. */
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  /** Tools protocol: the reply wrote code or FINAL as text; `honoured` when it was acted on (once per run). */
+  protocolSlip?: { kind: 'code' | 'final'; honoured: boolean };
 }
 
 export type SubcallKind = 'llm_query' | 'llm_query_batched' | 'rlm_query';

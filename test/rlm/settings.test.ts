@@ -62,13 +62,40 @@ describe('resolveSettings', () => {
     expect(s.maxTimeoutMs).toBe(2000);
   });
 
-  it('refuses bad values, unknown versions and the tools protocol with a clear message', () => {
+  it('refuses bad values and unknown versions with a clear message', () => {
     expect(() => resolveSettings({ overrides: { maxIterations: 0 } })).toThrow(/max_iterations/);
     expect(() => resolveSettings({ overrides: { promptVersion: 'v9' } })).toThrow(ConfigError);
-    expect(() => resolveSettings({ overrides: { protocol: 'tools' } })).toThrow(/--protocol fence/);
-    expect(() => resolveSettings({ overrides: { plannerStyle: 'upstream-rlm-v0' } })).toThrow(
-      /planner style/,
+    expect(() => resolveSettings({ overrides: { plannerStyle: 'upstream' } })).toThrow(
+      /Unknown planner style "upstream".*reclamo or upstream-rlm-v0/,
     );
+  });
+
+  it('takes the protocol, planner style and system prompt file from flags over the profile', () => {
+    const s = resolveSettings({
+      run: { protocol: 'fence', plannerStyle: 'reclamo', systemPromptFile: '/p/profile.txt' },
+      overrides: { protocol: 'tools', systemPromptFile: '/p/flag.txt' },
+    });
+    expect(s).toMatchObject({
+      protocol: 'tools',
+      plannerStyle: 'reclamo',
+      systemPromptFile: '/p/flag.txt',
+    });
+    expect(resolveSettings({})).toMatchObject({ protocol: 'fence', plannerStyle: 'reclamo' });
+    expect(resolveSettings({ run: { plannerStyle: 'upstream-rlm-v0' } }).plannerStyle).toBe(
+      'upstream-rlm-v0',
+    );
+  });
+
+  it('refuses the tools protocol with the upstream planner style, from any source', () => {
+    expect(() =>
+      resolveSettings({ overrides: { protocol: 'tools', plannerStyle: 'upstream-rlm-v0' } }),
+    ).toThrow(/tools protocol is not available with planner style upstream-rlm-v0.*Fix/);
+    expect(() =>
+      resolveSettings({
+        run: { plannerStyle: 'upstream-rlm-v0' },
+        overrides: { protocol: 'tools' },
+      }),
+    ).toThrow(ConfigError);
   });
 });
 

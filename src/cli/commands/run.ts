@@ -1,6 +1,6 @@
 /** `reclamo run`: answer a question about a context (file, folder or stdin). */
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { ConfigError } from '../../errors.js';
 import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
 import { parseIntegerOption } from '../options.js';
@@ -20,9 +20,10 @@ interface RunFlags {
   subThinking?: boolean;
   json?: boolean;
   sft?: boolean;
-  protocol: string;
+  protocol?: string;
   promptVersion?: string;
   plannerStyle?: string;
+  systemPromptFile?: string;
   python?: string;
 }
 
@@ -90,12 +91,20 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--sft', 'also write <trajectory>.sft.jsonl, one line per root turn')
     .addOption(
-      new Option('--protocol <name>', 'how the root model acts')
-        .choices(['fence', 'tools'])
-        .default('fence'),
+      new Option(
+        '--protocol <name>',
+        "how the root model acts: fenced code and FINAL text, or execute_python / final_answer tool calls (default: the profile's, else fence)",
+      ).choices(['fence', 'tools']),
     )
     .option('--prompt-version <version>', 'root prompt version: v0.2 (default) or v0.1')
-    .option('--planner-style <style>', 'planner style (only the default, reclamo, for now)')
+    .option(
+      '--planner-style <style>',
+      "root message layout: reclamo, or upstream-rlm-v0 for checkpoints trained on the upstream RLM scaffold (default: the profile's, else reclamo)",
+    )
+    .option(
+      '--system-prompt-file <path>',
+      'a file whose text replaces the built-in system prompt verbatim',
+    )
     .option('--python <path>', 'Python interpreter for the REPL')
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);
@@ -103,16 +112,6 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runCommand(flags: RunFlags): Promise<number> {
-  if (flags.protocol === 'tools') {
-    throw new ConfigError(
-      '--protocol tools is not available in this version yet; use --protocol fence (the default).',
-    );
-  }
-  if (flags.plannerStyle !== undefined && flags.plannerStyle !== 'reclamo') {
-    throw new ConfigError(
-      `--planner-style ${flags.plannerStyle} is not available in this version yet; leave it out to use the reclamo style.`,
-    );
-  }
   // The library (and through it the model SDKs) loads only once the flags are valid.
   const { run, RunError } = await import('../../rlm/run.js');
   const status = process.stderr.isTTY ? new StatusLine() : undefined;
@@ -130,6 +129,11 @@ async function runCommand(flags: RunFlags): Promise<number> {
     ...(flags.subThinking ? { subThinking: true } : {}),
     ...(flags.sft ? { sft: true } : {}),
     ...(flags.promptVersion !== undefined ? { promptVersion: flags.promptVersion } : {}),
+    ...(flags.protocol !== undefined ? { protocol: flags.protocol as 'fence' | 'tools' } : {}),
+    ...(flags.plannerStyle !== undefined ? { plannerStyle: flags.plannerStyle } : {}),
+    ...(flags.systemPromptFile !== undefined
+      ? { systemPromptFile: resolve(flags.systemPromptFile) }
+      : {}),
     ...(flags.python !== undefined ? { python: flags.python } : {}),
     ...(flags.verbose
       ? { onEvent: (e: TrajectoryEvent, depth: number) => verbose(e, depth, status) }

@@ -39,6 +39,11 @@ export function truncateMiddle(text: string, limit: number): string {
 
 /** How one block's result is shown to the model. */
 export function formatResult(index: number, result: ExecResult, limit: number): string {
+  return `Output of block ${index + 1}:\n${formatResultBody(result, limit)}`;
+}
+
+/** A block's result without its heading (the tools protocol's tool message). */
+export function formatResultBody(result: ExecResult, limit: number): string {
   const parts: string[] = [];
   if (result.stdout !== '') parts.push(result.stdout.replace(/\n$/, ''));
   if (result.stdoutOverflow)
@@ -55,7 +60,7 @@ export function formatResult(index: number, result: ExecResult, limit: number): 
     );
   }
   const body = parts.length > 0 ? parts.join('\n') : '(no output)';
-  return `Output of block ${index + 1}:\n${truncateMiddle(body, limit)}`;
+  return truncateMiddle(body, limit);
 }
 
 /** The message of a block that did not run. */

@@ -33,6 +33,8 @@ export interface SystemPromptOptions {
   childRlm: boolean;
   /** Seconds one execution may take. */
   execTimeoutSeconds: number;
+  /** How the model acts: fenced code and FINAL text (default), or tool calls. */
+  protocol?: 'fence' | 'tools';
 }
 
 export interface PromptVersion {

@@ -3,6 +3,7 @@
  * as expensive and the per-call size is a fixed 12,000 characters.
  */
 import { fmt } from './format.js';
+import { TOOLS_FINISH_TEXT, toolsRunText } from './tools-text.js';
 import type { PromptVersion, SystemPromptOptions } from './types.js';
 
 function system(o: SystemPromptOptions): string {
@@ -10,7 +11,7 @@ function system(o: SystemPromptOptions): string {
   return [
     `You are answering a question about a large context. It is loaded in a persistent Python REPL as the variable \`context\` (the question is in \`question\`). You cannot see the context directly: write code to look at it, and you will see what the code prints. State persists between steps.
 
-Put code in a \`\`\`repl fenced block (\`\`\`python is accepted too). All blocks in a reply are run in order. Each block's output is shown to you cut to ${fmt(o.outputTruncateChars)} characters, so print only what you need. An execution may take at most ${fmt(o.execTimeoutSeconds)} seconds.`,
+${o.protocol === 'tools' ? toolsRunText(o) : `Put code in a \`\`\`repl fenced block (\`\`\`python is accepted too). All blocks in a reply are run in order. Each block's output is shown to you cut to ${fmt(o.outputTruncateChars)} characters, so print only what you need. An execution may take at most ${fmt(o.execTimeoutSeconds)} seconds.`}`,
 
     `Available in the REPL:
 - \`llm_query(prompt)\`: asks a language model one prompt and returns its reply as a str. Keep each prompt under about ${size} characters.
@@ -34,7 +35,9 @@ print(len(parts), len(hits))
 print(hits[:3])
 \`\`\``,
 
-    `When you know the answer, write FINAL(the answer) on its own line, outside code, or FINAL_VAR(name) to answer with a variable's value. Do not put FINAL in the same reply as code that still has to run.`,
+    o.protocol === 'tools'
+      ? TOOLS_FINISH_TEXT
+      : `When you know the answer, write FINAL(the answer) on its own line, outside code, or FINAL_VAR(name) to answer with a variable's value. Do not put FINAL in the same reply as code that still has to run.`,
   ].join('\n\n');
 }
 

@@ -3,6 +3,7 @@
  * as an orchestrator, and the per-call size follows the sub model's window.
  */
 import { fmt } from './format.js';
+import { TOOLS_FINISH_TEXT, toolsRunText } from './tools-text.js';
 import type { PromptVersion, SystemPromptOptions } from './types.js';
 
 function system(o: SystemPromptOptions): string {
@@ -10,7 +11,7 @@ function system(o: SystemPromptOptions): string {
   const sections = [
     `You answer a question about a context that is too large to read in one go. The context lives in a persistent Python REPL as the variable \`context\`; you see only what your code prints. Variables, functions and imports survive from one step to the next.
 
-Run code by writing it in a fenced block that starts with \`\`\`repl (\`\`\`python also works). Every block in a reply runs, in order, and you then see each block's output. Output longer than ${fmt(o.outputTruncateChars)} characters is cut in the middle, so print summaries, counts and short slices rather than whole documents. One execution may run for ${fmt(o.execTimeoutSeconds)} seconds.`,
+${o.protocol === 'tools' ? toolsRunText(o) : `Run code by writing it in a fenced block that starts with \`\`\`repl (\`\`\`python also works). Every block in a reply runs, in order, and you then see each block's output. Output longer than ${fmt(o.outputTruncateChars)} characters is cut in the middle, so print summaries, counts and short slices rather than whole documents. One execution may run for ${fmt(o.execTimeoutSeconds)} seconds.`}`,
 
     `What the REPL gives you:
 - \`context\`: the data (a str, or a dict of {relative path: text} for a folder); \`question\`: the question, as a str.
@@ -63,7 +64,9 @@ print(reports)
         : ''
     }`,
 
-    `To finish, write on a line of its own, outside any code block, either FINAL(your answer) or FINAL_VAR(name) to return the value of a REPL variable. A FINAL written next to code that has not run yet is not accepted: run the code, look at the result, then finish. Give the answer itself, not a description of what you would do next.`,
+    o.protocol === 'tools'
+      ? TOOLS_FINISH_TEXT
+      : `To finish, write on a line of its own, outside any code block, either FINAL(your answer) or FINAL_VAR(name) to return the value of a REPL variable. A FINAL written next to code that has not run yet is not accepted: run the code, look at the result, then finish. Give the answer itself, not a description of what you would do next.`,
   ];
   return sections.join('\n\n');
 }

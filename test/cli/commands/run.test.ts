@@ -230,24 +230,37 @@ describe('reclamo run (CLI, mock server, real worker)', () => {
 
   it('configuration errors exit 2 with a clear message', async () => {
     const context = needleFile(dir);
-    const tools = await cli(['--context', context, '-q', 'q', '--protocol', 'tools']);
+    const tools = await cli([
+      '--context',
+      context,
+      '-q',
+      'q',
+      '--protocol',
+      'tools',
+      '--planner-style',
+      'upstream-rlm-v0',
+    ]);
     expect(tools.code).toBe(2);
-    expect(tools.stderr).toMatch(/--protocol tools is not available.*--protocol fence/);
+    expect(tools.stderr).toMatch(/tools protocol is not available with planner style upstream/);
+    const prompt = await cli([
+      '--context',
+      context,
+      '-q',
+      'q',
+      '--system-prompt-file',
+      join(dir, 'no-such-prompt.txt'),
+    ]);
+    expect(prompt.code).toBe(2);
+    expect(prompt.stderr).toMatch(/no-such-prompt\.txt cannot be read \(ENOENT\)/);
     const version = await cli(['--context', context, '-q', 'q', '--prompt-version', 'v9']);
     expect(version.code).toBe(2);
     expect(version.stderr).toMatch(/Unknown prompt version "v9"/);
     const missing = await cli(['--context', join(dir, 'nope.txt'), '-q', 'q']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/does not exist/);
-    const style = await cli([
-      '--context',
-      context,
-      '-q',
-      'q',
-      '--planner-style',
-      'upstream-rlm-v0',
-    ]);
+    const style = await cli(['--context', context, '-q', 'q', '--planner-style', 'upstream']);
     expect(style.code).toBe(2);
+    expect(style.stderr).toMatch(/upstream-rlm-v0/);
   });
 
   it('llm_query_batched items run concurrently up to the endpoint limit', async () => {
