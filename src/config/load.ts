@@ -41,7 +41,10 @@ export async function loadProfile(options: LoadProfileOptions = {}): Promise<Res
   const builtIn = Object.hasOwn(builtInProfiles, name) ? builtInProfiles[name] : undefined;
   const user =
     userFile && Object.hasOwn(userFile.profiles, name) ? userFile.profiles[name] : undefined;
-  if (!builtIn && !user) throw unknownProfile(name, userFile, location.path);
+  if (!builtIn && !user) {
+    const fromEnv = !options.profile && env.RECLAMO_PROFILE === name;
+    throw unknownProfile(name, userFile, location.path, fromEnv);
+  }
   const raw = mergeProfiles(builtIn, user ?? {});
   const source = [builtIn ? 'built-in' : undefined, user ? userFile?.path : undefined]
     .filter(Boolean)
@@ -95,13 +98,18 @@ function selectProfile(
   throw new ConfigError(noProfileMessage(path), undefined, 'profile');
 }
 
-function unknownProfile(name: string, userFile: UserFile | undefined, path: string): ConfigError {
+function unknownProfile(
+  name: string,
+  userFile: UserFile | undefined,
+  path: string,
+  fromEnv: boolean,
+): ConfigError {
   const names = allNames(userFile);
   const guess = closest(name, names);
   const available = `${guess ? `Did you mean "${guess}"? ` : ''}Available: ${names.join(', ')}`;
   const where = userFile ? `the built-ins or ${path}` : `the built-ins (no user file at ${path})`;
   return new ConfigError(
-    `Unknown profile "${name}": it is not among ${where}. ${available}. Fix: pick one of those, or add [profiles.${name}] to ${path}.`,
+    `Unknown profile "${name}"${fromEnv ? ' (from RECLAMO_PROFILE)' : ''}: it is not among ${where}. ${available}. Fix: pick one of those, or add [profiles.${name}] to ${path}.`,
     userFile?.path,
     'profile',
   );

@@ -8,7 +8,7 @@ const SECRET = 'sk-live-7f3a9c2e1b';
 /** Loads `text` as the user file and returns the ConfigError it must raise. */
 async function refusal(text: string, profile = 'p', env: NodeJS.ProcessEnv = cleanEnv()) {
   const file = writeProfiles(text);
-  const error = await loadProfile({ profile, file, env }).then(
+  const error = await loadProfile({ ...(profile ? { profile } : {}), file, env }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -122,6 +122,12 @@ describe('refusals name the file, the key and the fix', () => {
       'llama-cpp, ollama, vllm, openai, anthropic, openai-compatible, p',
     );
     expect(error.message).toContain(file);
+  });
+
+  it('an unknown name from RECLAMO_PROFILE says where it came from', async () => {
+    const { error } = await refusal(BASE, '', cleanEnv({ RECLAMO_PROFILE: 'vlm' }));
+    expect(error.message).toContain('Unknown profile "vlm" (from RECLAMO_PROFILE)');
+    expect(error.message).toContain('Did you mean "vllm"?');
   });
 
   it('roles sharing a base_url must agree on the key source', async () => {
