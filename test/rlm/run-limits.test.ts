@@ -157,4 +157,19 @@ describe('run: limits and the forced finish', () => {
     expect(out).toMatch(/refused: .*time limit/);
     expect(ofType(events, 'subcall')).toHaveLength(1);
   });
+
+  it('a cancelled run returns with stop reason aborted and makes no forced-finish call', async () => {
+    const controller = new AbortController();
+    const { result, root } = await runScripted(
+      'aborted',
+      (req) =>
+        new Promise((_, reject) => {
+          setTimeout(() => controller.abort(new Error('user cancelled')), 50);
+          req.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+      { abortSignal: controller.signal },
+    );
+    expect(result.stopReason).toBe('aborted');
+    expect(root.calls).toHaveLength(1);
+  });
 });

@@ -1,8 +1,9 @@
-import { basename } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedProfile } from '../../src/config/types.js';
 import { readSft } from '../../src/trace/sft.js';
-import { ofType, requestText, runScripted } from './helpers.js';
+import { freshDir, lastUser, ofType, requestText, runScripted } from './helpers.js';
 
 const profile: ResolvedProfile = {
   name: 'test-profile',
@@ -80,5 +81,23 @@ describe('run: trajectory and SFT', () => {
       'assistant',
       'user',
     ]);
+  });
+
+  it('describes a folder context as a dict by its shape, never its text', async () => {
+    const dir = freshDir('dict-context');
+    mkdirSync(join(dir, 'docs'));
+    writeFileSync(join(dir, 'docs', 'a.txt'), 'alpha secret-a');
+    writeFileSync(join(dir, 'docs', 'b.txt'), 'beta');
+    const { result, root } = await runScripted(
+      'dict-run',
+      ['```repl\nprint(sorted(context))\n```', 'FINAL(two files)'],
+      { contextPath: join(dir, 'docs') },
+    );
+    expect(result.answer).toBe('two files');
+    const first = requestText(root.calls[0]);
+    expect(first).toContain('a dict of 2 entries');
+    expect(first).toContain('18 characters in total');
+    expect(first).not.toContain('secret-a');
+    expect(lastUser(root.calls[1])).toContain("['a.txt', 'b.txt']");
   });
 });
