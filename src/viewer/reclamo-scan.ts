@@ -202,6 +202,7 @@ export class ReclamoScan {
     }
     const variable = optStr(record.variable);
     const content = optStr(record.content);
+    const error = optStr(record.error);
     const at = optStr(record.t);
     this.forced = {
       kind: 'forced',
@@ -219,6 +220,7 @@ export class ReclamoScan {
       answer: preview(str(record.answer)),
       ...(content ? { content: preview(content) } : {}),
       ...(usage ? { usage } : {}),
+      ...(error ? { error } : {}),
     });
   }
 
@@ -229,6 +231,8 @@ export class ReclamoScan {
     const error = optStr(record.error);
     header.answer = preview(str(record.answer));
     header.ending = endingOf(stopReason, this.forced, error);
+    const childTurns = num(record.childTurns);
+    if (childTurns !== null) header.counts.childTurns = childTurns;
     const elapsed = num(record.elapsedMs);
     if (elapsed !== null) header.time.totalMs = elapsed;
     const usage = obj(record.usage);

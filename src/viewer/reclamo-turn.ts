@@ -40,6 +40,8 @@ function fromIteration(record: Obj, turn: number): TurnView {
   if (at) view.at = at;
   const finishReason = optStr(record.finishReason);
   if (finishReason) view.finishReason = finishReason;
+  const cut = optStr(record.cut);
+  if (cut) view.cut = cut;
   const endpoint = optStr(record.endpoint);
   if (endpoint) view.endpoint = endpoint;
   const model = optStr(record.model);
@@ -110,7 +112,8 @@ function resultView(result: Obj): ExecResultView {
 
 function attachSubcall(view: TurnView, record: Obj): void {
   const sub = subcallView(record);
-  const block = view.blocks[numOr(record.block, -1)];
+  // `block` is 1-based: the first code block of the turn is block 1.
+  const block = view.blocks[numOr(record.block, 0) - 1];
   if (block) block.subcalls.push(sub);
   else view.looseSubcalls.push(sub);
 }

@@ -68,6 +68,8 @@ export type TimelineEntry =
       answer: Preview;
       content?: Preview;
       usage?: TokenCount;
+      /** Why the forced-finish request failed, when it did. */
+      error?: string;
     }
   | { kind: 'final'; at?: string; answer: Preview; stopReason: string; error?: string }
   | { kind: 'unknown'; line: number; type: string; preview: string };
@@ -128,6 +130,8 @@ export interface RunHeader {
     compactions: number;
     nudges: number;
     errors: number;
+    /** Root turns taken inside child RLMs, when the final record gives it. */
+    childTurns?: number;
   };
   tokens: { root: TokenCount | null; sub: TokenCount | null };
   subcallsByKind: Record<string, number>;
@@ -207,6 +211,8 @@ export interface TurnView {
   content: string;
   reasoning: string;
   finishReason?: string;
+  /** How a reply cut by the output limit was handled (`retried_without_thinking`, `continued`). */
+  cut?: string;
   endpoint?: string;
   model?: string;
   usage?: TokenCount;

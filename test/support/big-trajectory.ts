@@ -68,10 +68,10 @@ export function writeBigTrajectory(path: string, options: BigTrajectoryOptions):
         write({
           type: 'subcall',
           t: t(at + 500),
-          depth: 1,
+          depth: 0,
           kind: 'llm_query',
           turn,
-          block: 0,
+          block: 1,
           count: subcalls,
           promptChars: prompt.length,
           answerChars: 3,

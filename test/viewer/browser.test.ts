@@ -18,6 +18,7 @@ import {
   INSTALL_HINT,
   launchChromium,
 } from '../support/browser.js';
+import { writeHarnessRun } from '../support/harness-run.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'trajectories');
 const shots = join(process.cwd(), '.artifacts', 'screenshots');
@@ -32,6 +33,8 @@ describe('reclamo view in a browser', () => {
   let chromium: HeadlessBrowser | undefined;
   let viewer: ViewerServer | undefined;
   let dir = '';
+  /** The trajectory the real harness wrote (depth 2, sub-calls, forced finish). */
+  let harnessFile = '';
   /** Requests to anywhere but the viewer itself: there must be none. */
   const outside: string[] = [];
   const pageErrors: string[] = [];
@@ -47,6 +50,7 @@ describe('reclamo view in a browser', () => {
       turns: 5_000,
       outputChars: 300,
     });
+    harnessFile = (await writeHarnessRun(dir)).file;
     viewer = await startViewer({ path: dir });
     chromium = await launchChromium();
     await chromium.context.route('**/*', (route) => {
@@ -81,9 +85,10 @@ describe('reclamo view in a browser', () => {
     skipUnlessBrowser(ctx);
     const page = await open('');
     const rows = page.locator('tr.run-row');
-    await expect.poll(() => rows.count()).toBe(6);
+    await expect.poll(() => rows.count()).toBe(7);
     const files = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-file')));
-    expect(files.slice(0, 2)).toEqual(['20261007T101500Z-cut001.jsonl', PARENT]);
+    expect(files.slice(0, 3)).toEqual([harnessFile, '20261007T101500Z-cut001.jsonl', PARENT]);
+    expect(files.join(' ')).not.toContain('e2e002');
     const parent = page.locator(`tr[data-file="${PARENT}"]`);
     expect(await shown(parent)).toMatch(
       /Which department.*\n?.*dept-07.*forced finish · max_iterations · from variable best.*4.*4.*24,657.*26\.0 s/s,
@@ -92,6 +97,43 @@ describe('reclamo view in a browser', () => {
     await parent.click();
     await page.waitForSelector('article.turn');
     expect(page.url()).toContain(`#/run/${PARENT}`);
+    await page.close();
+  });
+
+  it('shows a depth-2 run the harness wrote: sub-calls, a child RLM, a forced finish', async (ctx) => {
+    skipUnlessBrowser(ctx);
+    const page = await open(`#/run/${harnessFile}`);
+    const header = await shown(page.locator('.run-header'));
+    expect(header).toContain('Which department has the most complaints still open?');
+    expect(header).toContain('forced finish · max_iterations · from model best');
+    expect(header).toContain('support');
+    expect(header).toContain('llm_query_batched 3 · rlm_query 1');
+    expect(header).toContain('2 turns inside them');
+    const turns = page.locator('article.turn');
+    expect(await turns.count()).toBe(3);
+    const batched = turns.nth(0).locator('.block details.subcall');
+    expect(await batched.count()).toBe(3);
+    expect(await shown(batched.first().locator('summary'))).toMatch(
+      /llm_query_batched prompt \d+ chars → answer 15 chars · .* · sub-model @ scripted:\/\/sub/,
+    );
+    expect(await turns.nth(0).locator('.tok-host').first().textContent()).toBe('llm_query_batched');
+    expect(await shown(turns.nth(2))).toContain("NameError: name 'best_department' is not defined");
+    expect(await shown(page.locator('.entry.forced'))).toContain('answer from model best');
+
+    const child = turns.nth(1).locator('details.child-run');
+    expect(await shown(child.locator('summary'))).toContain(
+      'Child RLM: How many complaints are still open in support?',
+    );
+    await child.locator('summary').click();
+    const body = child.locator('.child-body');
+    await body.locator('article.turn').first().waitFor();
+    expect(await body.locator('article.turn').count()).toBe(2);
+    const nested = await shown(body);
+    expect(nested).toContain('depth 1 of max 2');
+    expect(nested).toMatch(/llm_query prompt \d+ chars → answer 3 chars/);
+    expect(nested).toContain('Final answer (final_var');
+    expect(await shown(body.locator('.answer-box'))).toMatch(/final\s+1/);
+    await page.screenshot({ path: join(shots, 'harness-run.png'), fullPage: true });
     await page.close();
   });
 

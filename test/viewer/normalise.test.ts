@@ -106,7 +106,7 @@ describe('normaliseText on damaged files', () => {
     const run2 = normaliseText(
       [
         '{"type":"metadata","v":1,"t":"x","runId":"r","query":"q","depth":0}',
-        '{"type":"subcall","v":1,"turn":1,"block":0,"kind":"llm_query","promptPreview":"p","answerPreview":"a","promptChars":1,"answerChars":1}',
+        '{"type":"subcall","v":1,"turn":1,"block":1,"kind":"llm_query","promptPreview":"p","answerPreview":"a","promptChars":1,"answerChars":1}',
         '{"type":"iter',
       ].join('\n'),
     );

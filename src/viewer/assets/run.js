@@ -98,7 +98,19 @@
           R.num(header.counts.subcalls),
           kinds.length ? h('div', { class: 'small muted' }, kinds.join(' · ')) : null,
         ),
-        header.counts.children ? stat('Child RLMs', R.num(header.counts.children)) : null,
+        header.counts.children
+          ? stat(
+              'Child RLMs',
+              R.num(header.counts.children),
+              header.counts.childTurns !== undefined
+                ? h(
+                    'div',
+                    { class: 'small muted' },
+                    `${R.num(header.counts.childTurns)} turns inside them`,
+                  )
+                : null,
+            )
+          : null,
         stat('Root tokens', R.tokens(header.tokens.root)),
         stat('Sub-call tokens', R.tokens(header.tokens.sub)),
         stat('Time', timeSplit(header.time)),

@@ -38,6 +38,14 @@
     }
     if (detail?.finishReason && detail.finishReason !== 'stop')
       bits.push(R.badge(`finish: ${detail.finishReason}`, 'warn'));
+    if (detail?.cut)
+      bits.push(
+        R.badge(
+          `reply cut: ${detail.cut.replace(/_/g, ' ')}`,
+          'warn',
+          'The reply hit the output limit; the harness handled it as shown.',
+        ),
+      );
     if (summary.final) bits.push(R.badge('final answer', 'ok'));
     if (detail?.final && !detail.final.accepted) bits.push(R.badge('final rejected', 'bad'));
     if (summary.errors)
@@ -391,6 +399,9 @@
           h('strong', {}, 'Forced finish'),
           ` · reason ${entry.reason} · answer from ${entry.source}${entry.variable ? ` ${entry.variable}` : ''}`,
           entry.usage ? ` · ${R.tokens(entry.usage)} tokens` : '',
+          entry.error
+            ? h('div', { class: 'exec-error' }, `The forced-finish request failed: ${entry.error}`)
+            : null,
           R.boundedText(entry.answer.text, { fullChars: entry.answer.chars, limit: 2000 }),
           entry.content
             ? R.lazyDetails('Forced reply', () =>
