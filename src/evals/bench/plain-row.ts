@@ -6,10 +6,12 @@
  */
 import type { ResolvedProfile } from '../../config/types.js';
 import type { LanguageModel } from '../../lm/model.js';
+import { heuristicEstimator } from '../../lm/tokens/estimator.js';
+import { countRequest } from '../../lm/tokens/messages.js';
 import { contextStats, contextText } from '../context-file.js';
 import { plainMessages } from '../plain-prompt.js';
 import type { TaskInstance } from '../task.js';
-import { estimateTokens, estimateTokensFromCounts } from '../tokens.js';
+import { estimateTokensFromCounts } from '../tokens.js';
 import type { BenchMode, BenchRow } from './row.js';
 
 /** Output cap of a plain call when the root role sets none: room for thinking, or a short answer. */
@@ -35,13 +37,20 @@ export function plainThinking(mode: BenchMode, profile: ResolvedProfile): boolea
   return profile.root.enableThinking;
 }
 
-/** Estimated tokens of the plain prompt, computed without building it. */
+/**
+ * Estimated input tokens of the plain request (message framing included),
+ * computed without building the prompt: the wrapper is counted as a request,
+ * the context from its character and digit counts.
+ */
 export function plainPromptTokens(instance: TaskInstance): number {
-  const wrapper = plainMessages('', instance.question)[0]?.content ?? '';
+  const wrapper = countRequest(plainMessages('', instance.question), heuristicEstimator);
   const stats = contextStats(instance.context);
+  // A dict is rendered with a `=== name ===` line per entry.
   const labels =
-    instance.context.kind === 'dict' ? Object.keys(instance.context.files).length * 10 : 0;
-  return estimateTokensFromCounts(stats.chars + labels, stats.digits) + estimateTokens(wrapper);
+    instance.context.kind === 'dict'
+      ? Object.keys(instance.context.files).reduce((n, name) => n + name.length + 9, 0)
+      : 0;
+  return wrapper + estimateTokensFromCounts(stats.chars + labels, stats.digits);
 }
 
 export async function runPlainRow(
