@@ -44,6 +44,20 @@ export { FORCED_FINISH_GRACE_MS } from './rlm/forced-finish.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';
 export { RunError, type RunOptions, type RunResult, type RunStatus, run } from './rlm/run.js';
 export {
+  executePythonTool,
+  finalAnswerTool,
+  parseToolCalls,
+  rootTools,
+  type ToolAction,
+} from './rlm/tools-protocol.js';
+export { upstreamContextMetadata } from './rlm/upstream/context-metadata.js';
+export {
+  cutUpstreamResult,
+  formatUpstreamResult,
+  upstreamExecutionMessage,
+} from './rlm/upstream/execution-result.js';
+export { findReplBlocks, findUpstreamFinal } from './rlm/upstream/parse.js';
+export {
   createPythonSandbox,
   type PythonSandbox,
   type PythonSandboxOptions,
