@@ -7,11 +7,16 @@ import { startMockServer } from '../src/testing/index.js';
 
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? '20');
 const server = await startMockServer({ policy: () => 'ok', latencyMs, record: false });
+let cpu = process.cpuUsage();
 process.send?.({ url: server.url });
 process.on('message', async (message: string) => {
-  if (message === 'counters') process.send?.({ counters: { ...server.counters } });
+  if (message === 'counters') {
+    const used = process.cpuUsage(cpu);
+    process.send?.({ counters: { ...server.counters, cpuMs: (used.user + used.system) / 1000 } });
+  }
   if (message === 'reset') {
     server.resetCounters();
+    cpu = process.cpuUsage();
     process.send?.({ reset: true });
   }
   if (message === 'close') {

@@ -87,13 +87,17 @@ export class AnthropicEndpoint extends HttpEndpoint<Anthropic> {
       .asResponse();
     io.touch();
     if (!response.body) throw new ReplyError('the server sent an empty stream');
+    let finished = false;
+    // Read to the end even after message_stop: stopping early would close the
+    // socket instead of returning it to the keep-alive pool.
     for await (const event of readSse(response.body, io.touch)) {
+      if (finished) continue;
       const parsed = parseJson<WireEvent | { type: 'error'; error?: unknown }>(event.data);
       if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
       if (parsed.value.type === 'error')
         throw streamError((parsed.value as { error?: unknown }).error);
       acc.event(parsed.value as WireEvent);
-      if (parsed.value.type === 'message_stop') break;
+      if (parsed.value.type === 'message_stop') finished = true;
     }
     io.signal.throwIfAborted();
     return acc.finish();

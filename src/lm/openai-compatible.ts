@@ -84,8 +84,15 @@ export class OpenAICompatibleEndpoint extends HttpEndpoint<OpenAI> {
     io.touch();
     const acc = new StreamAccumulator(request.model);
     if (!response.body) throw new ReplyError('the server sent an empty stream');
+    let finished = false;
+    // Read to the end even after [DONE]: stopping early would close the socket
+    // instead of returning it to the keep-alive pool.
     for await (const event of readSse(response.body, io.touch)) {
-      if (event.data === '[DONE]') break;
+      if (finished) continue;
+      if (event.data === '[DONE]') {
+        finished = true;
+        continue;
+      }
       const parsed = parseJson<WireChunk & { error?: unknown }>(event.data);
       if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
       if (parsed.value.error !== undefined) throw streamError(parsed.value.error);

@@ -51,6 +51,8 @@ export interface MockCounters {
   inFlight: number;
   /** Highest `inFlight` seen since start or the last reset. */
   maxInFlight: number;
+  /** TCP connections accepted (a client that keeps connections alive opens few). */
+  connections: number;
 }
 
 export interface MockServer {
@@ -78,6 +80,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     bytesOut: 0,
     inFlight: 0,
     maxInFlight: 0,
+    connections: 0,
   };
   const requests: MockRequest[] = [];
   let generationIndex = 0;
@@ -259,7 +262,10 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     });
   });
   server.keepAliveTimeout = 30_000;
-  server.on('connection', (socket) => socket.setNoDelay(true));
+  server.on('connection', (socket) => {
+    counters.connections++;
+    socket.setNoDelay(true);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -279,6 +285,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       counters.bytesIn = 0;
       counters.bytesOut = 0;
       counters.maxInFlight = counters.inFlight;
+      counters.connections = 0;
     },
     close() {
       return new Promise((resolve) => {

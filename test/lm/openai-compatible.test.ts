@@ -299,6 +299,17 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('reuses kept-alive connections for streamed and whole replies', async () => {
+    const s = await serve(() => 'ok');
+    for (const stream of [true, false]) {
+      const model = createOpenAICompatibleModel({ baseUrl: s.url, model: 'm', stream });
+      for (let i = 0; i < 10; i++) await model.doGenerate({ messages: user(`${i}`) });
+    }
+    expect(s.counters.requests).toBe(20);
+    // Sequential requests need one connection; allow a spare in case one was closed meanwhile.
+    expect(s.counters.connections).toBeLessThanOrEqual(2);
+  });
+
   it('lists the server models', async () => {
     const s = await startMockServer({ policy: () => 'ok', models: ['a', 'b'] });
     server = s;
