@@ -157,18 +157,7 @@ export function subcallView(record: Obj): SubcallView {
 
 function turnEvent(record: Obj): TurnEvent {
   const at = optStr(record.t);
-  if (record.type === 'compaction') {
-    return {
-      kind: 'compaction',
-      ...(at ? { at } : {}),
-      beforeTokens: numOr(record.beforeTokens, 0),
-      afterTokens: numOr(record.afterTokens, 0),
-      budgetTokens: numOr(record.budgetTokens, 0),
-      elidedTurns: arr(record.elidedTurns).map((t) => numOr(t, 0)),
-      summarized: bool(record.summarized),
-      shrunkMessages: numOr(record.shrunkMessages, 0),
-    };
-  }
+  if (record.type === 'compaction') return compactionEvent(record, at);
   return {
     kind: 'context_overflow',
     ...(at ? { at } : {}),
@@ -177,5 +166,40 @@ function turnEvent(record: Obj): TurnEvent {
     contextTokens: numOr(record.contextTokens, 0),
     maxTokens: numOr(record.maxTokens, 0),
     action: str(record.action),
+  };
+}
+
+function compactionEvent(record: Obj, at: string | undefined): TurnEvent {
+  const estimator = optStr(record.estimator);
+  const compactAt = num(record.compactAtTokens);
+  const note = optStr(record.summaryNote);
+  const shrunk = arr(record.shrunk)
+    .filter(isObj)
+    .map((s) => {
+      const block = num(s.block);
+      return {
+        turn: numOr(s.turn, 0),
+        ...(block !== null ? { block } : {}),
+        fromChars: numOr(s.fromChars, 0),
+        toChars: numOr(s.toChars, 0),
+      };
+    });
+  return {
+    kind: 'compaction',
+    ...(at ? { at } : {}),
+    beforeTokens: numOr(record.beforeTokens, 0),
+    afterTokens: numOr(record.afterTokens, 0),
+    budgetTokens: numOr(record.budgetTokens, 0),
+    elidedTurns: arr(record.elidedTurns).map((t) => numOr(t, 0)),
+    summarized: bool(record.summarized),
+    shrunkMessages: numOr(record.shrunkMessages, 0),
+    ...(estimator ? { estimator } : {}),
+    ...(compactAt !== null ? { compactAtTokens: compactAt } : {}),
+    ...(Array.isArray(record.summarizedTurns)
+      ? { summarizedTurns: record.summarizedTurns.map((t) => numOr(t, 0)) }
+      : {}),
+    ...(note ? { summaryNote: note } : {}),
+    ...(shrunk.length > 0 ? { shrunk } : {}),
+    ...(record.overflow === true ? { overflow: true } : {}),
   };
 }

@@ -192,6 +192,14 @@ export type TurnEvent =
       elidedTurns: number[];
       summarized: boolean;
       shrunkMessages: number;
+      estimator?: string;
+      /** Tokens above which compaction starts. */
+      compactAtTokens?: number;
+      summarizedTurns?: number[];
+      summaryNote?: string;
+      shrunk?: { turn: number; block?: number; fromChars: number; toChars: number }[];
+      /** Still over the limit after every step: the request was not sent. */
+      overflow?: boolean;
     }
   | {
       kind: 'context_overflow';

@@ -117,6 +117,26 @@ describe('normaliseText on damaged files', () => {
     expect(detail.looseSubcalls).toHaveLength(1);
   });
 
+  it('reads the optional compaction fields added after v1 froze', () => {
+    const run4 = normaliseText(
+      [
+        '{"type":"metadata","v":1,"runId":"r","query":"q","depth":0}',
+        '{"type":"compaction","v":1,"turn":5,"beforeTokens":30000,"afterTokens":20000,"budgetTokens":22000,"elidedTurns":[1,2],"summarized":true,"shrunkMessages":1,"estimator":"heuristic","compactAtTokens":21000,"summarizedTurns":[1,2],"shrunk":[{"turn":4,"block":1,"fromChars":90000,"toChars":6000}],"overflow":false}',
+        '{"type":"iteration","v":1,"turn":5,"content":"x","blocks":[]}',
+      ].join('\n'),
+    );
+    const detail = run4.details[0] as TurnView;
+    expect(detail.events[0]).toMatchObject({
+      kind: 'compaction',
+      compactAtTokens: 21000,
+      summarizedTurns: [1, 2],
+      shrunk: [{ turn: 4, block: 1, fromChars: 90000, toChars: 6000 }],
+      estimator: 'heuristic',
+    });
+    expect(detail.events[0]).not.toHaveProperty('overflow');
+    expect(run4.header.counts.compactions).toBe(1);
+  });
+
   it('keeps a line that is JSON but not an object, and an unknown event type, as rows', () => {
     const run3 = normaliseText(
       '[1,2]\n{"type":"metadata","v":1,"query":"q"}\n{"type":"future_thing","v":2}\n',

@@ -71,18 +71,35 @@
 
   function turnEvent(event) {
     if (event.kind === 'compaction') {
+      const turnsText = (list) => `turn${list.length > 1 ? 's' : ''} ${list.join(', ')}`;
+      const shrunk = (event.shrunk || []).map(
+        (c) =>
+          `turn ${c.turn}${c.block !== undefined ? ` block ${c.block}` : ''}: ${R.num(c.fromChars)} → ${R.num(c.toChars)} chars`,
+      );
       return h(
         'div',
-        { class: 'event compaction' },
+        { class: `event compaction${event.overflow ? ' over' : ''}` },
         h('strong', {}, 'Compaction'),
-        ` before this turn: ${R.num(event.beforeTokens)} → ${R.num(event.afterTokens)} tokens (budget ${R.num(event.budgetTokens)})`,
-        event.elidedTurns.length
-          ? ` · outputs of turn${event.elidedTurns.length > 1 ? 's' : ''} ${event.elidedTurns.join(', ')} elided`
+        ` before this turn: ${R.num(event.beforeTokens)} → ${R.num(event.afterTokens)} tokens (budget ${R.num(event.budgetTokens)}${event.compactAtTokens ? `, compacts above ${R.num(event.compactAtTokens)}` : ''})`,
+        event.elidedTurns.length ? ` · outputs of ${turnsText(event.elidedTurns)} elided` : '',
+        event.summarized
+          ? ` · summarised by a sub-call${event.summarizedTurns?.length ? ` (${turnsText(event.summarizedTurns)})` : ''}`
           : '',
-        event.summarized ? ' · summarised by a sub-call' : '',
         event.shrunkMessages
           ? ` · ${event.shrunkMessages} message${event.shrunkMessages > 1 ? 's' : ''} shrunk`
           : '',
+        shrunk.length ? h('div', { class: 'small' }, `Shrunk: ${shrunk.join('; ')}`) : null,
+        event.summaryNote ? h('div', { class: 'small' }, `Summary: ${event.summaryNote}`) : null,
+        event.overflow
+          ? h(
+              'div',
+              { class: 'exec-error' },
+              'Still over the limit after every step: the request was not sent.',
+            )
+          : null,
+        event.estimator
+          ? h('span', { class: 'muted small' }, ` · estimator ${event.estimator}`)
+          : null,
       );
     }
     return h(
