@@ -28,6 +28,8 @@ export function startSandbox(
     maxHostCallsPerExec: Math.max(1, settings.maxSubcallsPerExec),
     maxHostCallsPerRun: Math.max(1, settings.maxSubcallsPerRun),
     ...(python !== undefined ? { python } : {}),
+    // The upstream layout has no answer dict: `answer = llm_query(...)` is an ordinary variable.
+    answerDict: settings.plannerStyle !== 'upstream-rlm-v0',
   });
   // Awaited later by the loop; this only keeps an early failure from being "unhandled".
   sandbox.catch(() => {});

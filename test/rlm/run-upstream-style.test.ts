@@ -130,6 +130,22 @@ describe('upstream-rlm-v0 planner style (mock server, real worker)', () => {
     expect(stats).toMatchObject({ execs: 1, rejectedFinals: 1 });
   });
 
+  it('has no answer dict: `answer = ...` is an ordinary variable that FINAL_VAR can return', async () => {
+    const reply1 =
+      "```repl\nanswer = [l for l in context.splitlines() if 'passphrase' in l][0].split()[-1]\nprint(answer)\n```";
+    script = [reply1, 'FINAL_VAR(answer)'];
+    const { result, rootRequests } = await runAgainstMock('upstream-no-answer-dict', server, {
+      plannerStyle: 'upstream-rlm-v0',
+    });
+    expect(result).toMatchObject({ answer: 'tangerine-42', stopReason: 'final', turns: 2 });
+    expect(rootRequests[1]?.messages[3]?.content).toBe(
+      executed(
+        "answer = [l for l in context.splitlines() if 'passphrase' in l][0].split()[-1]\nprint(answer)",
+        "\ntangerine-42\n\n\nREPL variables: ['context', 'answer']\n",
+      ),
+    );
+  });
+
   it('system_prompt_file replaces the system prompt verbatim', async () => {
     script = ['FINAL(tangerine-42)'];
     const path = join(freshDir('upstream-prompt-source'), 'prompt.txt');

@@ -20,7 +20,7 @@ import { upstreamSystemPrompt } from './system-prompt.js';
 import { upstreamTurnPrompt } from './turn-prompt.js';
 
 /** Variables the harness itself binds, left out of `REPL variables: [...]`. */
-const HARNESS_NAMES = new Set(['question', 'answer', 'history']);
+const HARNESS_NAMES = new Set(['question', 'history']);
 
 export interface UpstreamProtocolOptions {
   query: string;

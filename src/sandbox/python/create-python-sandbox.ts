@@ -36,6 +36,11 @@ export interface PythonSandboxOptions {
   processLimit?: number;
   /** Characters of stdout and of stderr kept per execution. Default 1,000,000. */
   captureLimitChars?: number;
+  /**
+   * Bind the reserved `answer` dict (default true). When false, `answer` is an
+   * ordinary name the model may assign, as in the upstream RLM layout.
+   */
+  answerDict?: boolean;
   /** Extra environment variables for the worker; names that look like secrets are refused. */
   env?: Record<string, string>;
   /** How long start-up (including loading the context) may take in ms. Default 120,000. */
@@ -166,6 +171,7 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
       processLimit: effectiveProcessLimit,
       captureLimitChars,
       startTimeoutMs,
+      answerDict: options.answerDict !== false,
     };
     const sandbox = new PythonSandbox(
       launch,

@@ -24,6 +24,8 @@ export interface WorkerLaunch {
   memoryLimitBytes?: number | undefined;
   processLimit?: number | undefined;
   captureLimitChars: number;
+  /** Bind the reserved `answer` dict; false leaves `answer` an ordinary name. */
+  answerDict?: boolean;
   startTimeoutMs: number;
 }
 
@@ -180,6 +182,7 @@ export class WorkerProcess {
           processLimit: launch.processLimit ?? null,
           memoryLimit: launch.memoryLimitBytes ?? null,
           captureLimit: launch.captureLimitChars,
+          answerDict: launch.answerDict !== false,
           maxFrame: MAX_WORKER_FRAME,
         }),
       );

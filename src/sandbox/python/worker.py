@@ -532,6 +532,11 @@ class Worker:
         return {"type": "ok"}
 
     def read_answer(self, limit):
+        if "answer" not in self.reserved:
+            # No answer dict: report an `answer` variable's text, never ready.
+            value = self.ns.get("answer")
+            text = value if isinstance(value, str) else ""
+            return {"type": "answer", "ready": False, "content": text[:limit], "chars": len(text)}
         answer = self.reserved["answer"]
         content = answer.get("content", "")
         text = content if isinstance(content, str) else ("" if content is None else str(content))
@@ -869,8 +874,9 @@ def start(channel):
     worker.rlm_dir = scratch["rlm"]
     worker.owns_all_peers = os.getpid() == 1 or uid is not None
     helpers = worker.make_helpers()
-    answer = {"content": "", "ready": False}
-    worker.reserved = dict(helpers, context=context, answer=answer)
+    worker.reserved = dict(helpers, context=context)
+    if init.get("answerDict", True):
+        worker.reserved["answer"] = {"content": "", "ready": False}
     worker.ns = {"__name__": "__main__", "__builtins__": __builtins__}
     worker.ns.update(worker.reserved)
     del context
