@@ -10,6 +10,7 @@ export interface RunFlags {
   maxTimeout?: number;
   outputTruncateChars?: number;
   protocol?: 'fence' | 'tools';
+  plannerStyle?: string;
 }
 
 export function addRunFlags(command: Command): Command {
@@ -19,7 +20,8 @@ export function addRunFlags(command: Command): Command {
     .option('--max-depth <n>', 'recursion depth for rlm rows', parseIntegerOption)
     .option('--max-timeout <s>', 'seconds per rlm row', parseIntegerOption)
     .option('--output-truncate-chars <n>', 'REPL output shown per block', parseIntegerOption)
-    .option('--protocol <p>', 'fence or tools');
+    .option('--protocol <p>', 'fence or tools')
+    .option('--planner-style <style>', 'reclamo (default) or upstream-rlm-v0');
 }
 
 export function runOverrides(flags: RunFlags): RunOverrides {
@@ -30,5 +32,6 @@ export function runOverrides(flags: RunFlags): RunOverrides {
   if (flags.maxTimeout !== undefined) o.maxTimeout = flags.maxTimeout;
   if (flags.outputTruncateChars !== undefined) o.outputTruncateChars = flags.outputTruncateChars;
   if (flags.protocol !== undefined) o.protocol = flags.protocol;
+  if (flags.plannerStyle !== undefined) o.plannerStyle = flags.plannerStyle;
   return o;
 }

@@ -42,9 +42,20 @@ export function readTurn(request: MockRequest): RootTurn {
   const messages = request.messages;
   // Segments of harness text: [0] before the first reply, [i] after reply i.
   const segments: string[][] = [[]];
+  let seenUser = false;
+  let preamble = false;
   for (const message of messages) {
-    if (message.role === 'assistant') segments.push([]);
-    else if (message.role !== 'system') segments[segments.length - 1]?.push(text(message));
+    if (message.role === 'assistant') {
+      // A first assistant message before any user message is the harness's own
+      // preamble (the upstream layout puts the context metadata there), not a reply.
+      if (!seenUser && !preamble) {
+        preamble = true;
+        segments[0]?.push(text(message));
+      } else segments.push([]);
+    } else if (message.role !== 'system') {
+      seenUser = true;
+      segments[segments.length - 1]?.push(text(message));
+    }
   }
   const observations = segments.slice(1).map((lines) => lines.join('\n'));
   return {

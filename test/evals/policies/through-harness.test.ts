@@ -57,4 +57,15 @@ describe('scripted policies through the real harness', () => {
     expect(children).toHaveLength(3);
     expect(children.every((e) => typeof e.child === 'string')).toBe(true);
   });
+
+  it('speaks the tools protocol and the upstream message layout as well as fenced code', async () => {
+    for (const overrides of [{ protocol: 'tools' }, { plannerStyle: 'upstream-rlm-v0' }] as const) {
+      const needle = await attempt('needle', 2_000, overrides);
+      expect(needle.score.summary, JSON.stringify(overrides)).toBe('found');
+      expect(needle.outcome.turns).toBe(2);
+      const oolong = await attempt('oolong-lite', 60, overrides);
+      expect(oolong.score.exact, JSON.stringify(overrides)).toBe(true);
+      expect(oolong.outcome.turns).toBe(3);
+    }
+  });
 });
