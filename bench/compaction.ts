@@ -4,7 +4,9 @@
  * `heuristic` (default), `qwen3` or `o200k`. A 32,768-token window with
  * 8,192 output tokens reserved; every turn's one block prints `outputChars`.
  * The summary callback answers at once and its time is excluded. Counts go
- * through `estimatorFor`, so they are cached per text as in a run.
+ * through `estimatorFor`, so they are cached per text as in a run. CPU time is
+ * printed beside wall time, which a busy machine inflates; BENCH_SLOW=1 lists
+ * the turns over 5 ms of wall time.
  */
 import type { Message } from '../src/lm/model.js';
 import { estimatorFor, type TokenEstimator } from '../src/lm/tokens/index.js';
@@ -55,6 +57,8 @@ let messages: Message[] = [
 ];
 let meta: MessageMeta[] = [{}, {}];
 const times: number[] = [];
+/** CPU time per turn: steadier than wall time on a machine shared with other work. */
+const cpuTimes: number[] = [];
 const sizes: number[] = [];
 let overflows = 0;
 let summaries = 0;
@@ -75,6 +79,7 @@ for (let turn = 1; turn <= turns; turn++) {
     },
   );
   let summaryMs = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await compactHistory({
     messages,
@@ -91,12 +96,21 @@ for (let turn = 1; turn <= turns; turn++) {
     },
   });
   times.push(performance.now() - started - summaryMs);
+  const used = process.cpuUsage(cpu);
+  cpuTimes.push((used.user + used.system) / 1000 - summaryMs);
   sizes.push(result.afterTokens);
   if (result.overflow) overflows++;
   messages = result.messages;
   meta = result.meta;
 }
 
+if (process.env.BENCH_SLOW)
+  process.stderr.write(
+    `slow turns: ${times
+      .map((t, i) => [i + 1, t.toFixed(1)])
+      .filter(([, t]) => Number(t) > 5)
+      .join(' ')}\n`,
+  );
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const pct = (xs: number[], p: number) =>
   sorted(xs)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
@@ -106,6 +120,7 @@ process.stdout.write(
     `compaction bench: ${turns} turns, ${outputChars.toLocaleString('en-US')}-char outputs, estimator ${estimator.name}`,
     `budget: ${budget.limitTokens} tokens (window 32768, max_tokens 8192)`,
     `time per turn (ms): median ${fmt(pct(times, 0.5))}, p95 ${fmt(pct(times, 0.95))}, max ${fmt(Math.max(...times))} (turn ${times.indexOf(Math.max(...times)) + 1}), max after turn 1 ${fmt(Math.max(...times.slice(1)))}`,
+    `cpu time per turn (ms): median ${fmt(pct(cpuTimes, 0.5))}, p95 ${fmt(pct(cpuTimes, 0.95))}, max after turn 3 ${fmt(Math.max(...cpuTimes.slice(3)))}`,
     `request size / budget: median ${fmt(pct(sizes, 0.5) / budget.limitTokens)}, max ${fmt(Math.max(...sizes) / budget.limitTokens)}`,
     `overflows: ${overflows}, summary calls: ${summaries}`,
     '',
