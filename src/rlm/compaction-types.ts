@@ -23,6 +23,8 @@ export interface MessagePart {
   original?: string;
   /** Set by compaction on a shrunk output: characters of `original` it still shows. */
   keptChars?: number;
+  /** Where the full text is in the REPL (e.g. `history[3]`); default the history variable. */
+  ref?: string;
 }
 
 /** Side information about one history message (same index as the message). */
@@ -62,6 +64,12 @@ export interface CompactionInput {
   keepTurns?: number;
   /** REPL variable the stubs point to (default `history`). */
   historyVariable?: string;
+  /**
+   * REPL variable the summary header names as holding the full record of the
+   * summarised turns (default the history variable); the caller stores
+   * {@link CompactionResult.offloaded} there.
+   */
+  offloadVariable?: string;
   /** Characters of old history sent to `summarize` at most (default 60,000). */
   summaryInputChars?: number;
   /** Characters of the summary kept at most (default 4,000). */
@@ -84,4 +92,6 @@ export interface CompactionResult {
   overflow: boolean;
   /** Present when the request was over the compaction threshold and something was tried. */
   record?: CompactionRecord;
+  /** The full text of the turns a summary replaced, for the caller to keep in the REPL. */
+  offloaded?: { variable: string; turns: number[]; text: string };
 }

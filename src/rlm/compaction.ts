@@ -63,7 +63,15 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
   const overflow = history.total > limitTokens;
   record.afterTokens = history.total;
   record.overflow = overflow;
-  return { ...history.result(), beforeTokens, afterTokens: history.total, overflow, record };
+  const offloaded = history.offloaded;
+  return {
+    ...history.result(),
+    beforeTokens,
+    afterTokens: history.total,
+    overflow,
+    record,
+    ...(offloaded ? { offloaded } : {}),
+  };
 }
 
 /** Turns (among those in the history) before the last `keep` ones. */
@@ -97,11 +105,13 @@ async function summarizeOldTurns(
   const turns = [...oldTurns].sort((a, b) => a - b);
   const first = turns[0] ?? 0;
   const last = turns[turns.length - 1] ?? 0;
-  const variable = input.historyVariable ?? 'history';
+  const variable = input.offloadVariable ?? input.historyVariable ?? 'history';
+  const full = indices.map((i) => history.fullText(i)).join('\n\n');
   const text = summaryHeader(first, last, variable) + bound(summary, input.summaryMaxChars ?? 4000);
   if (history.replaceWithSummary(indices, text, last)) {
     record.summarized = true;
     record.summarizedTurns = turns;
+    history.offloaded = { variable, turns, text: full };
   } else {
     record.summaryNote = 'the summary was not smaller than the turns it would replace';
   }
@@ -150,6 +160,8 @@ class WorkingHistory {
   private readonly fixed: number;
   private readonly variable: string;
   total: number;
+  /** Set when a summary replaced turns: their full text. */
+  offloaded?: { variable: string; turns: number[]; text: string };
 
   constructor(private readonly input: CompactionInput) {
     if (input.meta.length !== input.messages.length) {
@@ -182,8 +194,9 @@ class WorkingHistory {
         parts.map((part) => {
           if (part.kind !== 'output') return part;
           const original = part.original ?? part.text;
-          const stub = elisionStub(original.length, turn, part.block, this.variable);
-          return withBlock({ kind: 'stub', text: stub, original }, part.block);
+          const stub = elisionStub(original.length, turn, part.block, part.ref ?? this.variable);
+          const ref = part.ref !== undefined ? { ref: part.ref } : {};
+          return withBlock({ kind: 'stub', text: stub, original, ...ref }, part.block);
         }),
       );
       touched.add(turn);
@@ -281,7 +294,7 @@ class WorkingHistory {
     const marker = c.part.keptChars === undefined ? MARKER_TOKENS : 0;
     const cutChars = Math.ceil((c.tokens - tokens + marker) * this.charsPerToken(full));
     const keep = Math.max(minKeep, keptNow - Math.max(1, cutChars));
-    const text = cutMiddle(full, keep, this.variable);
+    const text = cutMiddle(full, keep, c.part.ref ?? this.variable);
     const parts = this.parts(c.index).slice();
     parts[c.partIndex] = { ...c.part, text, original: full, keptChars: keep };
     this.setParts(c.index, parts, false);

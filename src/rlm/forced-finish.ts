@@ -5,7 +5,7 @@
  * then an answer variable, then the reply's prose, then empty. Code is never
  * returned as an answer.
  */
-import type { Completion, LanguageModel, Message, ToolCall } from '../lm/model.js';
+import type { Completion, LanguageModel, Message, ToolCall, ToolSpec } from '../lm/model.js';
 import type { AnswerState, Sandbox } from '../sandbox/sandbox.js';
 import type { ForcedFinishSource } from '../trace/events.js';
 import { parseReply } from './fence.js';
@@ -58,6 +58,13 @@ export interface ForcedFinishInput {
   abortSignal?: AbortSignal;
   /** Tools protocol: offer the final_answer tool and accept a call to it. */
   finalTool?: boolean;
+  /**
+   * Whether a request fits the window. When the request with `history` does
+   * not, it is built on `fallbackHistory` (the opening messages); when that
+   * does not fit either, no request is made.
+   */
+  fits?: (messages: readonly Message[], tools: readonly ToolSpec[]) => boolean;
+  fallbackHistory?: Message[];
 }
 
 export interface ForcedFinishOutcome {
@@ -69,6 +76,8 @@ export interface ForcedFinishOutcome {
   completion?: Completion;
   /** Why the request failed, when it did. */
   error?: string;
+  /** What the request was built on: the full history, the opening messages, or nothing (did not fit). */
+  asked?: 'history' | 'opening' | 'none';
 }
 
 /** Runs the forced finish; never throws. */
@@ -76,13 +85,24 @@ export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFini
   const repl = await snapshot(input.sandbox);
   let completion: Completion | undefined;
   let error: string | undefined;
+  let asked: ForcedFinishOutcome['asked'];
   if (input.askModel) {
     try {
-      completion = await ask(input, repl);
+      const request = forcedRequest(input, repl);
+      asked = request.asked;
+      if (!request.messages) throw new Error(NO_FIT);
+      completion = await ask(input, request.messages);
       const fromModel =
         (input.finalTool ? await toolAnswer(completion.toolCalls, input.sandbox) : null) ??
         (await modelAnswer(completion.content, input.sandbox));
-      if (fromModel) return { ...fromModel, content: completion.content, completion };
+      if (fromModel) {
+        return {
+          ...fromModel,
+          content: completion.content,
+          completion,
+          ...(asked ? { asked } : {}),
+        };
+      }
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
@@ -90,6 +110,7 @@ export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFini
   const extra = {
     ...(completion ? { content: completion.content, completion } : {}),
     ...(error !== undefined ? { error } : {}),
+    ...(asked ? { asked } : {}),
   };
   if (repl.answer && usable(repl.answer.content)) {
     return { answer: repl.answer.content, source: 'answer_dict', ...extra };
@@ -128,7 +149,29 @@ async function snapshot(sandbox: Sandbox | undefined): Promise<ReplSnapshot> {
   return out;
 }
 
-async function ask(input: ForcedFinishInput, repl: ReplSnapshot): Promise<Completion> {
+const NO_FIT =
+  'the forced-finish request does not fit the context window, even with only the opening messages; no request was made';
+
+/** The forced-finish messages on the full history, else the opening messages, else none. */
+function forcedRequest(
+  input: ForcedFinishInput,
+  repl: ReplSnapshot,
+): { messages?: Message[]; asked: NonNullable<ForcedFinishOutcome['asked']> } {
+  const tools = input.finalTool ? [finalAnswerTool] : [];
+  const full = forcedMessages(input, input.history, repl);
+  if (!input.fits || input.fits(full, tools)) return { messages: full, asked: 'history' };
+  if (input.fallbackHistory) {
+    const opening = forcedMessages(input, input.fallbackHistory, repl);
+    if (input.fits(opening, tools)) return { messages: opening, asked: 'opening' };
+  }
+  return { asked: 'none' };
+}
+
+function forcedMessages(
+  input: ForcedFinishInput,
+  history: readonly Message[],
+  repl: ReplSnapshot,
+): Message[] {
   const state: ForcedFinishState = {
     reason: input.reason as ForcedFinishState['reason'],
     query: input.query,
@@ -137,13 +180,16 @@ async function ask(input: ForcedFinishInput, repl: ReplSnapshot): Promise<Comple
     lastOutput: input.lastOutput.slice(-LAST_OUTPUT_CHARS),
   };
   const text = forcedFinishMessage(state);
-  const messages: Message[] = [
-    ...input.history,
+  return [
+    ...history,
     {
       role: 'user',
       content: input.finalTool ? `${text}\nYou may instead call final_answer.` : text,
     },
   ];
+}
+
+async function ask(input: ForcedFinishInput, messages: Message[]): Promise<Completion> {
   // One attempt, thinking off, capped at the time left plus a fixed grace.
   const deadline = Math.max(input.deadline, input.now()) + FORCED_FINISH_GRACE_MS;
   return callWithDeadline(

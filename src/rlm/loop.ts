@@ -5,19 +5,26 @@
 import { basename } from 'node:path';
 import { DeadlineError, EndpointError, KeyError } from '../errors.js';
 import type { Message } from '../lm/model.js';
+import { estimatorFor } from '../lm/tokens/index.js';
 import type { ContextSource, ExecResult, Sandbox } from '../sandbox/sandbox.js';
 import type { BlockRecord, FinalDecision, StopReason } from '../trace/events.js';
 import { type EventInput, TrajectoryWriter, trajectoryStem } from '../trace/writer.js';
+import { ContextKeeper, type ShownOutput, summaryPrompt } from './context-keeper.js';
 import { createRootProtocol } from './create-root-protocol.js';
 import { type CodeBlock, stripThink } from './fence.js';
 import { type JudgeContext, type Judgement, judgeAnswerDict, judgeFinal } from './finish.js';
 import { type ForcedFinishOutcome, type ForcedReason, forcedFinish } from './forced-finish.js';
 import { decomposeNudge, type Nudge, shouldDecompose } from './nudges.js';
-import { turnLine } from './prompts/messages.js';
+import { formatResultBody, turnLine } from './prompts/messages.js';
 import type { RootProtocol } from './root-protocol.js';
 import type { RunShared } from './run-state.js';
 import { type StartedSandbox, startSandbox } from './start-sandbox.js';
-import { createHostCallHandler, type ExecPosition } from './subcalls.js';
+import {
+  createHostCallHandler,
+  type ExecPosition,
+  type SubcallHost,
+  summarySubcall,
+} from './subcalls.js';
 import { getTurnReply } from './turn-reply.js';
 
 export interface LoopInput {
@@ -55,6 +62,10 @@ interface LoopState {
   /** How the root acts: fence, tools or the upstream layout. */
   protocol: RootProtocol;
   history: Message[];
+  /** The system prompt and opening messages (what a context-overflow finish is built on). */
+  opening: Message[];
+  /** The context budget: history structure, REPL `history`, compaction. */
+  keeper: ContextKeeper;
   shown: string[];
   lastOutput: string;
   consecutiveErrors: number;
@@ -62,6 +73,8 @@ interface LoopState {
   reverified: boolean;
   decomposeDue: { promptChars: number } | null;
   decomposeGiven: boolean;
+  /** Estimated size of the request that could not be made to fit. */
+  overflowTokens?: number;
   stats: LoopStats;
 }
 
@@ -81,9 +94,17 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
     o.onEvent?.(written, input.depth);
   };
   const position: ExecPosition = { turn: 0, block: 0, inExec: 0 };
+  // Loaded once per process and model family (cached), so only the first RLM waits.
+  const estimator = await estimatorFor(o.models.root.modelId);
   const state: LoopState = {
     protocol: createRootProtocol(s, input.query),
     history: [],
+    opening: [],
+    keeper: new ContextKeeper({
+      budget: s.budget,
+      estimator,
+      summarize: (texts) => summarySubcall(host, summaryPrompt(input.query, texts)),
+    }),
     shown: [],
     lastOutput: '',
     consecutiveErrors: 0,
@@ -93,7 +114,7 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
     decomposeGiven: false,
     stats: { execs: 0, syntaxErrors: 0, rejectedFinals: 0, protocolSlips: 0, nudges: 0 },
   };
-  const onHostCall = createHostCallHandler({
+  const host: SubcallHost = {
     shared,
     depth: input.depth,
     position,
@@ -118,7 +139,8 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       if (child.error !== undefined) throw child.error;
       return { answer: child.answer, file: basename(child.trajectoryPath) };
     },
-  });
+  };
+  const onHostCall = createHostCallHandler(host);
 
   let sandbox: Sandbox | undefined;
   try {
@@ -145,6 +167,13 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       promptVersion: s.version.id,
       protocol: s.protocol,
       plannerStyle: s.plannerStyle,
+      estimator: estimator.name,
+      contextBudget: {
+        contextTokens: s.budget.contextTokens,
+        maxTokens: s.budget.maxTokens,
+        limitTokens: s.budget.limitTokens,
+        compactAtTokens: s.budget.compactAtTokens,
+      },
       ...(input.parent ? { parent: input.parent } : {}),
     });
     await sandbox.setVariable('question', input.query);
@@ -162,6 +191,9 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       { role: 'system', content: system },
       ...state.protocol.opening(sandbox.contextShape, input.query, turnLine(1, s.maxIterations)),
     );
+    state.opening = state.history.slice();
+    state.keeper.addFixed(state.history.length);
+    await state.keeper.syncHistory(sandbox);
 
     for (let turn = 1; turn <= s.maxIterations && !outcome; turn++) {
       const stop = limitReached(shared);
@@ -247,8 +279,15 @@ async function oneTurn(
   const s = shared.settings;
   const turnStart = o.now();
   const protocol = state.protocol;
+  const fitted = await fitRequest(state, sandbox, turn, emit);
+  if (!fitted) {
+    return {
+      kind: 'done',
+      outcome: await finishForced('context_overflow', shared, input, state, sandbox, emit, turn),
+    };
+  }
   const request = {
-    messages: protocol.request(state.history, turn),
+    messages: fitted,
     ...(protocol.tools ? { tools: protocol.tools } : {}),
     maxTokens: s.root.maxTokens,
     ...(s.root.thinking !== undefined ? { thinking: s.root.thinking } : {}),
@@ -293,6 +332,8 @@ async function oneTurn(
   const replStart = o.now();
   const records: BlockRecord[] = [];
   const outputs: string[] = [];
+  const shownOutputs: ShownOutput[] = [];
+  let restarted = false;
   let errorLimit = false;
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as CodeBlock;
@@ -321,6 +362,10 @@ async function oneTurn(
     if (result.error?.type === 'SyntaxError') state.stats.syntaxErrors++;
     const { message, shown } = await protocol.formatBlock(i, block.code, result, sandbox);
     outputs.push(message);
+    const full = formatResultBody(result, Number.POSITIVE_INFINITY);
+    state.keeper.addOutput(full);
+    shownOutputs.push({ shown, full, block: i + 1 });
+    if (result.restarted) restarted = true;
     state.shown.push(shown);
     state.lastOutput = shown;
     records.push({ code: block.code, result: blockResult(result, shown) });
@@ -381,17 +426,18 @@ async function oneTurn(
   state.stats.nudges += nudges.length;
 
   const accepted = decision?.accepted === true;
-  state.history.push(
-    ...protocol.closeTurn({
-      content,
-      parsed,
-      outputs,
-      decision,
-      finalNudge,
-      nudges,
-      nextTurnLine: turnLine(turn + 1, s.maxIterations),
-    }),
-  );
+  const turnMessages = protocol.closeTurn({
+    content,
+    parsed,
+    outputs,
+    decision,
+    finalNudge,
+    nudges,
+    nextTurnLine: turnLine(turn + 1, s.maxIterations),
+  });
+  state.history.push(...turnMessages);
+  state.keeper.addTurn(turnMessages, turn, shownOutputs);
+  await state.keeper.syncHistory(sandbox, restarted);
 
   const harnessMs = o.now() - turnStart - modelMs - replMs;
   emit({
@@ -446,6 +492,31 @@ function limitReached(shared: RunShared): ForcedReason | null {
   return null;
 }
 
+/**
+ * Brings the next root request under the budget (writing a `compaction`
+ * record when anything was tried). Returns its messages, or null when it
+ * cannot fit (after writing `context_overflow`'s estimate into the keeper).
+ */
+async function fitRequest(
+  state: LoopState,
+  sandbox: Sandbox,
+  turn: number,
+  emit: (e: EventInput) => void,
+): Promise<Message[] | null> {
+  const protocol = state.protocol;
+  const full = protocol.request(state.history, turn);
+  // Every protocol sends the stored history followed by messages it never stores.
+  const trailing = full.slice(state.history.length);
+  const fitted = await state.keeper.fit(state.history, trailing, protocol.tools, turn, sandbox);
+  if (fitted.record) emit({ type: 'compaction', ...fitted.record });
+  state.history = fitted.messages;
+  if (fitted.overflow) {
+    state.overflowTokens = fitted.afterTokens;
+    return null;
+  }
+  return fitted.beforeTokens === fitted.afterTokens ? full : protocol.request(state.history, turn);
+}
+
 async function finishForced(
   reason: ForcedReason,
   shared: RunShared,
@@ -453,13 +524,19 @@ async function finishForced(
   state: LoopState,
   sandbox: Sandbox,
   emit: (e: EventInput) => void,
+  turn = 0,
 ): Promise<Omit<LoopOutcome, 'runId' | 'trajectoryPath' | 'stats' | 'turns'>> {
   const o = shared.o;
   const askModel = reason !== 'token_budget' && reason !== 'aborted' && reason !== 'endpoint_error';
+  const overflow = reason === 'context_overflow';
+  const keeper = state.keeper;
   const result = await forcedFinish({
     reason,
     query: input.query,
-    history: state.history,
+    // A request that could not be made to fit is retried with the opening messages only.
+    history: overflow ? state.opening : state.history,
+    ...(overflow ? {} : { fallbackHistory: state.opening }),
+    fits: (messages, tools) => keeper.fits(messages, tools),
     sandbox,
     lastOutput: state.lastOutput,
     askModel,
@@ -471,6 +548,20 @@ async function finishForced(
     ...(state.protocol.tools ? { finalTool: true } : {}),
   });
   if (result.completion) shared.addUsage('root', result.completion.usage);
+  if (overflow) {
+    emit({
+      type: 'context_overflow',
+      turn,
+      estimatedTokens: state.overflowTokens ?? 0,
+      budgetTokens: keeper.budget.limitTokens,
+      contextTokens: keeper.budget.contextTokens,
+      maxTokens: keeper.budget.maxTokens,
+      action:
+        result.asked === 'none'
+          ? 'no model call: even the opening messages do not fit; answered from the REPL values'
+          : 'forced finish with only the opening messages and the REPL state',
+    });
+  }
   emit({
     type: 'forced_finish',
     reason,

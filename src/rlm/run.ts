@@ -110,6 +110,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
       ...(options.models?.sub.contextTokens !== undefined
         ? { subContextTokens: options.models.sub.contextTokens }
         : {}),
+      ...(options.models?.root.contextTokens !== undefined
+        ? { rootContextTokens: options.models.root.contextTokens }
+        : {}),
       overrides: options,
     });
     const systemPrompt =

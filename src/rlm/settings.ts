@@ -6,6 +6,7 @@
 import type { RoleSettings, RunSettings } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import type { ReasoningEffort, Sampling } from '../lm/model.js';
+import { type InputBudget, inputBudget } from './budget.js';
 import { getPromptVersion, type PromptVersion } from './prompts/index.js';
 
 /** Settings the caller may set for one run; each wins over the profile and the version default. */
@@ -33,6 +34,10 @@ export interface RunOverrides {
   plannerStyle?: string;
   /** A file whose text replaces the built-in system prompt verbatim. */
   systemPromptFile?: string;
+  /** Compaction starts once a root request would exceed this share of the window (0..1). */
+  compactionThresholdPct?: number;
+  /** No root request above this share of the window is ever sent (0..1]. */
+  hardCeilingPct?: number;
 }
 
 export interface RoleRuntime {
@@ -59,6 +64,8 @@ export interface ResolvedSettings {
   outputTruncateChars: number;
   subcallChars: number;
   tokenBudget?: number;
+  /** The root request budget (window, reply reserve, thresholds). */
+  budget: InputBudget;
   continueCutReplies: boolean;
   root: RoleRuntime;
   sub: RoleRuntime;
@@ -77,6 +84,8 @@ export const DEFAULT_MAX_ERRORS = 3;
 export const DEFAULT_EXEC_TIMEOUT_SECONDS = 120;
 /** Per-call size advertised when the sub model's window is unknown. */
 export const FALLBACK_SUBCALL_CHARS = 12_000;
+/** Root window assumed when neither the profile nor the model names one. */
+export const DEFAULT_CONTEXT_TOKENS = 128_000;
 
 export interface ResolveInput {
   run?: RunSettings;
@@ -84,6 +93,8 @@ export interface ResolveInput {
   sub?: Partial<RoleSettings>;
   /** The sub model's window when the role does not set one (from the model object). */
   subContextTokens?: number;
+  /** The root model's window when the role does not set one (from the model object). */
+  rootContextTokens?: number;
   overrides?: RunOverrides;
 }
 
@@ -125,6 +136,19 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     window !== undefined
       ? Math.max(1000, Math.floor((window - subMaxTokens) * 0.85 * 3))
       : FALLBACK_SUBCALL_CHARS;
+  const rootRuntime = role(input.root, {
+    maxTokens: rootThinking === false ? d.rootMaxTokensNoThinking : d.rootMaxTokensThinking,
+    timeoutSeconds: d.requestTimeoutSeconds,
+    thinking: rootThinking,
+  });
+  const threshold = o.compactionThresholdPct ?? run.compactionThresholdPct;
+  const ceiling = o.hardCeilingPct ?? run.hardCeilingPct;
+  const budget = inputBudget({
+    contextTokens: input.root?.contextTokens ?? input.rootContextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    maxTokens: rootRuntime.maxTokens,
+    ...(threshold !== undefined ? { compactionThresholdPct: threshold } : {}),
+    ...(ceiling !== undefined ? { hardCeilingPct: ceiling } : {}),
+  });
   const settings: ResolvedSettings = {
     version,
     protocol,
@@ -159,20 +183,17 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
         run.subcallChars ??
         (d.subcallChars === 'derived' ? derived : d.subcallChars),
     ),
+    budget,
     continueCutReplies: d.continueCutReplies,
-    root: role(input.root, {
-      maxTokens: rootThinking === false ? d.rootMaxTokensNoThinking : d.rootMaxTokensThinking,
-      timeoutSeconds: d.requestTimeoutSeconds,
-      thinking: rootThinking,
-    }),
+    root: rootRuntime,
     sub: role(input.sub, {
       maxTokens: d.subMaxTokens,
       timeoutSeconds: d.requestTimeoutSeconds,
       thinking: subThinking,
     }),
   };
-  const budget = o.tokenBudget ?? run.tokenBudget;
-  if (budget !== undefined) settings.tokenBudget = positiveInt('token_budget', budget);
+  const tokenBudget = o.tokenBudget ?? run.tokenBudget;
+  if (tokenBudget !== undefined) settings.tokenBudget = positiveInt('token_budget', tokenBudget);
   return settings;
 }
 

@@ -69,6 +69,22 @@ export function createHostCallHandler(host: SubcallHost) {
 }
 
 /**
+ * The summary sub-call of compaction: one request to the sub role, counted
+ * against the per-run cap and recorded as a `compaction_summary` sub-call.
+ */
+export function summarySubcall(host: SubcallHost, prompt: string): Promise<string> {
+  const { shared } = host;
+  if (shared.aborted() || shared.timeLeft() <= 0 || shared.budgetExhausted) {
+    return Promise.reject(new Error('the run is ending; no summary sub-call'));
+  }
+  if (shared.subcalls + 1 > shared.settings.maxSubcallsPerRun) {
+    return Promise.reject(new Error('the per-run sub-call cap is reached; no summary sub-call'));
+  }
+  shared.subcalls += 1;
+  return subQuery(host, prompt, 'compaction_summary', shared.subcalls);
+}
+
+/**
  * Counts sub-calls against the caps, or throws the refusal the model will see.
  * Returns the running count of the first reserved call.
  */

@@ -39,6 +39,17 @@ export interface MetadataEvent extends EventBase {
   plannerStyle: string;
   /** Set on a child RLM's trajectory. */
   parent?: { runId: string; file: string; subcall: number };
+  /** The token estimator root requests are measured with. */
+  estimator?: string;
+  /** The root request budget in estimated tokens. */
+  contextBudget?: {
+    contextTokens: number;
+    maxTokens: number;
+    /** No request above this is sent. */
+    limitTokens: number;
+    /** Compaction starts above this. */
+    compactAtTokens: number;
+  };
 }
 
 export interface BlockRecord {
@@ -89,7 +100,7 @@ export interface IterationEvent extends EventBase {
   protocolSlip?: { kind: 'code' | 'final'; honoured: boolean };
 }
 
-export type SubcallKind = 'llm_query' | 'llm_query_batched' | 'rlm_query';
+export type SubcallKind = 'llm_query' | 'llm_query_batched' | 'rlm_query' | 'compaction_summary';
 
 export interface SubcallEvent extends EventBase {
   type: 'subcall';
