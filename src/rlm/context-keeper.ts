@@ -28,6 +28,8 @@ export interface ContextKeeperOptions {
   estimator: TokenEstimator;
   /** One summary sub-call over old turns' texts. */
   summarize: (texts: string[]) => Promise<string>;
+  /** Clock in ms (the run's, so trajectories stay reproducible). */
+  now: () => number;
 }
 
 export class ContextKeeper {
@@ -128,6 +130,17 @@ export class ContextKeeper {
     turn: number,
     sandbox: Sandbox,
   ): Promise<CompactionResult> {
+    const { now } = this.options;
+    const started = now();
+    let summaryMs = 0;
+    const summarize = async (texts: string[]) => {
+      const t = now();
+      try {
+        return await this.options.summarize(texts);
+      } finally {
+        summaryMs += now() - t;
+      }
+    };
     const result = await compactHistory({
       messages: history,
       meta: this.meta,
@@ -136,10 +149,13 @@ export class ContextKeeper {
       estimator: this.options.estimator,
       ...(tools ? { tools } : {}),
       trailing,
-      summarize: this.options.summarize,
+      summarize,
       historyVariable: HISTORY_VARIABLE,
       offloadVariable: `${HISTORY_VARIABLE}_${this.offloads + 1}`,
     });
+    if (result.record) {
+      result.record.elapsedMs = Math.round((now() - started - summaryMs) * 1000) / 1000;
+    }
     this.meta = result.meta;
     if (result.offloaded) {
       this.offloads++;

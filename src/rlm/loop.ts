@@ -104,6 +104,7 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       budget: s.budget,
       estimator,
       summarize: (texts) => summarySubcall(host, summaryPrompt(input.query, texts)),
+      now: o.now,
     }),
     shown: [],
     lastOutput: '',

@@ -145,6 +145,8 @@ export interface CompactionEvent extends EventBase {
   shrunk?: { turn: number; block?: number; fromChars: number; toChars: number }[];
   /** Still over the limit after every step: the request was not sent. */
   overflow?: boolean;
+  /** Compaction's own time in ms, the summary sub-call excluded. */
+  elapsedMs?: number;
 }
 
 export interface ContextOverflowEvent extends EventBase {

@@ -136,6 +136,88 @@ describe('context budget (32K window, 20,000-character outputs, mock server, rea
     expect(last).toMatch(/full output is in the REPL variable `history\[\d+\]`/);
   }, 120_000);
 
+  const SHORT = 12;
+  const checkOf = (turns: number) => {
+    let joined = '';
+    for (let n = 1; n < turns; n++) joined += expectedOutput(n);
+    return `${turns - 1} ${joined.length} ${createHash('sha256').update(joined).digest('hex')}`;
+  };
+  const shortCheck = [
+    'import hashlib',
+    `joined = ''.join(history[:${SHORT - 1}])`,
+    'check = f"{len(history)} {len(joined)} {hashlib.sha256(joined.encode()).hexdigest()}"',
+    'print(check)',
+  ].join('\n');
+  const fitsEveryRequest = (requests: MockRequest[], threshold?: number) => {
+    const profile = mockProfile(server);
+    const budget = inputBudget({
+      contextTokens: profile.root.contextTokens ?? 0,
+      maxTokens: profile.root.maxTokens ?? 0,
+      ...(threshold !== undefined ? { compactionThresholdPct: threshold } : {}),
+    });
+    const sizes = requests.map((r) => countRequest(r.messages, heuristicEstimator, r.tools));
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(budget.limitTokens);
+    expect(Math.max(...sizes)).toBeGreaterThan(budget.compactAtTokens * 0.8);
+  };
+
+  it('works for the tools protocol (tool specs counted, old tool outputs compacted)', async () => {
+    rootTurns = 0;
+    const call = (n: number, name: string, args: unknown) => ({
+      content: '',
+      toolCalls: [{ id: `c${n}`, name, arguments: JSON.stringify(args) }],
+    });
+    script = (n) =>
+      n < SHORT
+        ? call(n, 'execute_python', { code: printingCode(n) })
+        : n === SHORT
+          ? call(n, 'execute_python', { code: shortCheck })
+          : call(n, 'final_answer', { variable: 'check' });
+    const { result, events, rootRequests } = await runAgainstMock('context-budget-tools', server, {
+      protocol: 'tools',
+      outputTruncateChars: 25_000,
+      compactionThresholdPct: 0.5,
+    });
+    expect(rootRequests.length).toBe(SHORT + 1);
+    fitsEveryRequest(rootRequests, 0.5);
+    expect(rootRequests.every((r) => r.tools.length === 2)).toBe(true);
+    expect(result.answer).toBe(checkOf(SHORT));
+    expect(ofType(events, 'compaction').some((c) => c.shrunkMessages > 0)).toBe(true);
+  }, 60_000);
+
+  it('works for the upstream-rlm-v0 style (the per-turn prompt counted, outputs compacted in place)', async () => {
+    rootTurns = 0;
+    const upstreamFence = (code: string) => `Next.\n\`\`\`repl\n${code}\n\`\`\``;
+    script = (n) =>
+      n < SHORT
+        ? upstreamFence(printingCode(n))
+        : n === SHORT
+          ? upstreamFence(shortCheck)
+          : 'FINAL_VAR(check)';
+    const { result, events, rootRequests } = await runAgainstMock(
+      'context-budget-upstream',
+      server,
+      {
+        plannerStyle: 'upstream-rlm-v0',
+        compactionThresholdPct: 0.5,
+      },
+    );
+    expect(rootRequests.length).toBe(SHORT + 1);
+    fitsEveryRequest(rootRequests, 0.5);
+    // The layout stays upstream's: system, metadata as assistant, ..., the per-turn prompt last.
+    for (const r of rootRequests) {
+      expect(r.messages[0]?.role).toBe('system');
+      expect(r.messages[1]?.role).toBe('assistant');
+      expect(r.messages.at(-1)?.role).toBe('user');
+    }
+    // Echoed code survives compaction: every block message still shows its code.
+    const last = rootRequests.at(-1)!;
+    const blocks = last.messages.filter((m) => m.content.startsWith('Code executed:'));
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const b of blocks) expect(b.content).toMatch(/# step \d+|import hashlib/);
+    expect(result.answer).toBe(checkOf(SHORT));
+    expect(ofType(events, 'compaction').length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('makes no model call when even the opening messages do not fit, and answers from the REPL', async () => {
     rootTurns = 0;
     script = () => 'FINAL(should not be asked)';
