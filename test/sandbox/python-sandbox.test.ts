@@ -111,6 +111,15 @@ describe('Python sandbox: REPL behaviour', () => {
     expect(JSON.parse(readFileSync(list!, 'utf8'))).toEqual([1, 2]);
   });
 
+  it('refuses a prompt too large for the channel without breaking the worker', async () => {
+    const r = await sb.exec(
+      'try:\n    llm_query("x" * 70_000_000)\nexcept Exception as e:\n    print(type(e).__name__, str(e)[:40])',
+    );
+    expect(r.stdout).toBe('HostCallError llm_query: too large to send to the host\n');
+    expect(r.restarted).toBeUndefined();
+    expect(r.hostCalls).toBe(0);
+  });
+
   it('enforces the per-execution cap in the worker', async () => {
     const r = await sb.exec(
       'n = 0\ntry:\n    for i in range(10):\n        llm_query("x")\n        n += 1\nexcept Exception as e:\n    print(n, type(e).__name__, e)',

@@ -44,6 +44,10 @@ class HostCallLimitError(HostCallError):
     """The per-execution or per-run cap on host calls was reached."""
 
 
+class FrameTooLarge(ValueError):
+    """A message is over the host's frame limit; nothing was sent."""
+
+
 # ---------------------------------------------------------------------------
 # Channel
 
@@ -53,6 +57,7 @@ class Channel:
         self.fd = fd
         self.max_frame = max_frame
         self.token = None
+        self.max_out = 64 * 1024 * 1024
         self.out_seq = 0
         self.in_seq = 0
         self.wlock = threading.Lock()
@@ -60,6 +65,10 @@ class Channel:
 
     def send(self, msg):
         body = json.dumps(msg, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        if len(body) + 100 > self.max_out:
+            raise FrameTooLarge(
+                "a %d-byte message is over the channel's %d-byte limit" % (len(body), self.max_out)
+            )
         with self.wlock:
             self.out_seq += 1
             head = '{"s":%d,"k":"%s"' % (self.out_seq, self.token)
@@ -340,7 +349,13 @@ class Worker:
             self.pending[cid] = slot
         msg = {"type": "call", "id": cid, "kind": kind}
         msg.update(fields)
-        self.channel.send(msg)
+        try:
+            self.channel.send(msg)
+        except FrameTooLarge as e:
+            with self.state_lock:
+                self.pending.pop(cid, None)
+                self.exec_calls -= count
+            raise HostCallError("%s: too large to send to the host (%s); send less text per call" % (kind, e))
         try:
             slot[0].wait()
         finally:
@@ -523,7 +538,16 @@ class Worker:
         except BaseException as e:  # noqa: BLE001 - report everything to the host
             reply = {"type": "fail", "error": "%s: %s" % (type(e).__name__, e)}
         reply["rid"] = rid
-        self.channel.send(reply)
+        try:
+            self.channel.send(reply)
+        except FrameTooLarge as e:
+            if reply.get("type") == "result":
+                reply["changed"] = reply["changed"][:1000]
+                reply["stdout"] = reply["stdout"][:100000]
+                reply["stderr"] = reply["stderr"][:100000]
+                self.channel.send(reply)
+            else:
+                self.channel.send({"type": "fail", "rid": rid, "error": str(e)})
 
     def get_var(self, name, limit):
         if name not in self.ns:
@@ -887,6 +911,7 @@ def start(channel):
     worker = Worker(channel)
     worker.capture_limit = int(init.get("captureLimit", 1000000))
     worker.rlm_dir = scratch["rlm"]
+    channel.max_out = int(init.get("maxFrame", channel.max_out))
     worker.owns_all_peers = os.getpid() == 1 or uid is not None
     helpers = worker.make_helpers()
     worker.reserved = dict(helpers, context=context)

@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isRoot } from './helpers.js';
+
+const dist = join(process.cwd(), 'dist', 'index.js');
+const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+
+/** Runs the built library as uid 65534 and reports the claims and what the code could do. */
+function probe(port: number): string {
+  const code = [
+    'import os, socket',
+    'try:',
+    `    socket.create_connection(("127.0.0.1", ${port}), timeout=3).close()`,
+    '    print("net=connected")',
+    'except OSError as e:',
+    '    print("net=failed")',
+    'try:',
+    `    os.kill(${process.pid}, 0)`,
+    '    print("host=signalable")',
+    'except OSError as e:',
+    '    print("host=" + type(e).__name__)',
+  ].join('\n');
+  return `
+const { createPythonSandbox } = await import(${JSON.stringify(dist)});
+const sb = await createPythonSandbox({ context: { kind: 'text', text: 'abc' }, onHostCall: async () => 'x' });
+const r = await sb.exec(${JSON.stringify(code)});
+process.stderr.write(JSON.stringify({ caps: sb.capabilities, out: r.stdout }));
+await sb.close();
+`;
+}
+
+describe.skipIf(!isRoot || !setpriv || !existsSync(dist))('Python sandbox as a normal user', () => {
+  it('claims only the isolation that model code actually meets', async () => {
+    const server = createServer((s) => s.destroy());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as { port: number }).port;
+    try {
+      const stderr = await new Promise<string>((resolve, reject) => {
+        execFile(
+          setpriv!,
+          [
+            '--reuid=65534',
+            '--regid=65534',
+            '--clear-groups',
+            process.execPath,
+            '--input-type=module',
+            '-e',
+            probe(port),
+          ],
+          { cwd: '/tmp', env: { PATH: '/usr/bin:/bin', HOME: '/tmp' }, timeout: 60_000 },
+          (error, _stdout, err) =>
+            error ? reject(new Error(`${error.message}\n${err}`)) : resolve(err),
+        );
+      });
+      const { caps, out } = JSON.parse(stderr) as {
+        caps: { uidDropped: boolean; networkIsolated: boolean; pidIsolated: boolean };
+        out: string;
+      };
+      expect(caps.uidDropped).toBe(false);
+      expect(out).toContain(caps.networkIsolated ? 'net=failed' : 'net=connected');
+      expect(out).toContain(caps.pidIsolated ? 'host=ProcessLookupError' : 'host=signalable');
+    } finally {
+      server.close();
+    }
+  });
+});
