@@ -100,6 +100,11 @@ export class ContextKeeper {
    * whole list after a restart emptied the REPL (`reset`).
    */
   async syncHistory(sandbox: Sandbox, reset = false): Promise<void> {
+    // Keeping `history` current must never end a run: on failure it is retried next turn.
+    await this.sync(sandbox, reset).catch(() => {});
+  }
+
+  private async sync(sandbox: Sandbox, reset: boolean): Promise<void> {
     if (reset || this.synced === 0) {
       await sandbox.setVariable(HISTORY_VARIABLE, this.outputs);
       this.synced = this.outputs.length;
@@ -159,7 +164,7 @@ export class ContextKeeper {
     this.meta = result.meta;
     if (result.offloaded) {
       this.offloads++;
-      await sandbox.setVariable(result.offloaded.variable, result.offloaded.text);
+      await sandbox.setVariable(result.offloaded.variable, result.offloaded.text).catch(() => {});
     }
     return result;
   }
