@@ -39,7 +39,7 @@ export interface CommandKeyOptions {
 export function commandKey(command: string, options: CommandKeyOptions = {}): KeySource {
   let cached: Promise<string> | undefined;
   return {
-    description: `api_key_cmd \`${command}\``,
+    description: describeCommand(command),
     get() {
       cached ??= runKeyCommand(command, options);
       return cached;
@@ -47,7 +47,17 @@ export function commandKey(command: string, options: CommandKeyOptions = {}): Ke
   };
 }
 
+/**
+ * Names a key command by its program only: users sometimes write the key into
+ * the command itself (`echo sk-...`), so its arguments never reach a message.
+ */
+function describeCommand(command: string): string {
+  const program = command.trim().split(/\s+/)[0] ?? '';
+  return `api_key_cmd (${program} ...)`;
+}
+
 function runKeyCommand(command: string, options: CommandKeyOptions): Promise<string> {
+  const label = describeCommand(command);
   const timeoutMs = options.timeoutMs ?? 30_000;
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], {
@@ -62,7 +72,7 @@ function runKeyCommand(command: string, options: CommandKeyOptions): Promise<str
       clearTimeout(timer);
       reject(
         new KeyError(
-          `api_key_cmd \`${command}\` could not start (${error.message}). Fix the command in the profile, or set the key in an environment variable (api_key_env).`,
+          `${label} could not start (${error.message}). Fix the command in the profile, or set the key in an environment variable (api_key_env).`,
         ),
       );
     });
@@ -73,14 +83,12 @@ function runKeyCommand(command: string, options: CommandKeyOptions): Promise<str
         const status = signal ? `was killed by ${signal}` : `exited with status ${code}`;
         reject(
           new KeyError(
-            `api_key_cmd \`${command}\` ${status}; no API key. Run the command yourself to see why, or set the key in an environment variable (api_key_env).`,
+            `${label} ${status}; no API key. Run the command yourself to see why, or set the key in an environment variable (api_key_env).`,
           ),
         );
       } else if (!key) {
         reject(
-          new KeyError(
-            `api_key_cmd \`${command}\` printed nothing; no API key. It must print the key on stdout.`,
-          ),
+          new KeyError(`${label} printed nothing; no API key. It must print the key on stdout.`),
         );
       } else resolve(key);
     });

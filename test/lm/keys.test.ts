@@ -44,6 +44,14 @@ describe('key sources', () => {
     expect((error as Error).message).not.toContain('sk-LEAKED-OUTPUT');
   });
 
+  it('names a failing command by its program only, so a key inside the command stays hidden', async () => {
+    const source = commandKey('echo sk-sentinel-in-command-0001 >/dev/null; exit 4');
+    const error = await source.get().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/api_key_cmd \(echo \.\.\.\) exited with status 4/);
+    expect((error as Error).message).not.toContain('sk-sentinel-in-command-0001');
+    expect(source.description).not.toContain('sk-sentinel-in-command-0001');
+  });
+
   it('refuses a command that prints nothing', async () => {
     await expect(commandKey('true').get()).rejects.toThrow(/printed nothing/);
   });
