@@ -1,12 +1,8 @@
 #!/usr/bin/env node
-import type { Command } from 'commander';
 import { ConfigError, KeyError } from '../errors.js';
+import { buildProgram } from './program.js';
 
-// `reclamo run` loads only its own command; everything else gets the full program.
-const program: Command =
-  process.argv[2] === 'run'
-    ? (await import('./run-program.js')).buildRunProgram()
-    : (await import('./program.js')).buildProgram();
+const program = await buildProgram(process.argv[2]);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`reclamo: ${error instanceof Error ? error.message : String(error)}\n`);
