@@ -1,3 +1,5 @@
+import { str } from './coerce.js';
+import { oneLine } from './preview.js';
 import type { RunHeader, TimelineEntry, TrajectoryFormat, TurnSummary } from './view-model.js';
 
 /** A header with nothing known yet. */
@@ -46,4 +48,23 @@ export function emptyTurn(turn: number): TurnSummary {
 export function addEntry(header: RunHeader, entry: TimelineEntry): number {
   header.timeline.push(entry);
   return header.timeline.length - 1;
+}
+
+/** Adds a row for a record of a type the format does not define, so it still shows. */
+export function addUnknown(
+  header: RunHeader,
+  line: number,
+  record: Record<string, unknown>,
+): number {
+  return addEntry(header, {
+    kind: 'unknown',
+    line,
+    type: str(record.type, '(none)'),
+    preview: oneLine(JSON.stringify(record), 300),
+  });
+}
+
+/** Counts the turns on the timeline into the header. */
+export function countTurns(header: RunHeader): void {
+  header.counts.turns = header.timeline.filter((e) => e.kind === 'turn').length;
 }

@@ -1,5 +1,5 @@
 import { arr, isObj, num, numOr, type Obj, obj, optStr, str } from './coerce.js';
-import { addEntry, emptyTurn } from './header.js';
+import { addEntry, addUnknown, countTurns, emptyTurn } from './header.js';
 import { addTokens, oneLine, preview, zeroTokens } from './preview.js';
 import { readUsage } from './tokens.js';
 import type { Ending, RunHeader, TurnSummary } from './view-model.js';
@@ -47,12 +47,7 @@ export class ReclamoScan {
       case 'final':
         return this.final(record);
       default:
-        return addEntry(this.header, {
-          kind: 'unknown',
-          line,
-          type: str(record.type, '(none)'),
-          preview: oneLine(JSON.stringify(record), 300),
-        });
+        return addUnknown(this.header, line, record);
     }
   }
 
@@ -62,7 +57,7 @@ export class ReclamoScan {
     if (header.tokens.root === null && this.sawRootUsage) header.tokens.root = this.rootTokens;
     if (header.tokens.sub === null && this.sawSubUsage) header.tokens.sub = this.subTokens;
     if (!this.sawFinal && this.forced) header.ending = this.forced;
-    header.counts.turns = header.timeline.filter((e) => e.kind === 'turn').length;
+    countTurns(header);
   }
 
   private metadata(record: Obj): void {

@@ -1,5 +1,5 @@
 import { arr, display, isObj, num, type Obj, optStr, str } from './coerce.js';
-import { addEntry, emptyTurn } from './header.js';
+import { addEntry, addUnknown, countTurns, emptyTurn } from './header.js';
 import { addTokens, oneLine, preview, zeroTokens } from './preview.js';
 import { readUpstreamUsage } from './tokens.js';
 import { messageOf, promptText } from './upstream-text.js';
@@ -31,19 +31,14 @@ export class UpstreamScan {
       case 'iteration':
         return this.iteration(record);
       default:
-        return addEntry(this.header, {
-          kind: 'unknown',
-          line,
-          type: str(record.type, '(none)'),
-          preview: oneLine(JSON.stringify(record), 300),
-        });
+        return addUnknown(this.header, line, record);
     }
   }
 
   finish(): void {
     const { header } = this;
     if (this.sawSubUsage) header.tokens.sub = this.subTokens;
-    header.counts.turns = header.timeline.filter((e) => e.kind === 'turn').length;
+    countTurns(header);
     if (header.answer) header.ending = { kind: 'final', stopReason: 'final' };
     else if (this.maxIterations !== null && this.lastIteration >= this.maxIterations) {
       header.ending = { kind: 'limit', stopReason: 'max_iterations' };
