@@ -211,35 +211,22 @@ function role(
   return out;
 }
 
-function positiveInt(key: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigError(
-      `${key} must be a whole number of at least 1 (got ${value}).`,
-      undefined,
-      key,
-    );
-  }
+/** Returns `value` when `ok`, else refuses it with a ConfigError naming the key and the rule. */
+function check(key: string, value: number, ok: boolean, rule: string): number {
+  if (!ok) throw new ConfigError(`${key} must be ${rule} (got ${value}).`, undefined, key);
   return value;
+}
+
+function positiveInt(key: string, value: number): number {
+  return check(key, value, Number.isInteger(value) && value >= 1, 'a whole number of at least 1');
 }
 
 function nonNegativeInt(key: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new ConfigError(
-      `${key} must be a whole number of at least 0 (got ${value}).`,
-      undefined,
-      key,
-    );
-  }
-  return value;
+  return check(key, value, Number.isInteger(value) && value >= 0, 'a whole number of at least 0');
 }
 
+/** Seconds in, milliseconds out. */
 function seconds(key: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new ConfigError(
-      `${key} must be a positive number of seconds (got ${value}).`,
-      undefined,
-      key,
-    );
-  }
+  check(key, value, Number.isFinite(value) && value > 0, 'a positive number of seconds');
   return Math.round(value * 1000);
 }
