@@ -2,41 +2,24 @@
  * Endpoint throughput: 1,000 requests through one endpoint at concurrency 32
  * against the mock server answering after 20 ms. Prints the total time
  * against the ideal ceil(1000/32) x 20 ms and what the client adds per
- * request. The server runs in a child process so the client's CPU time is
- * measured alone. Each client runs BENCH_RUNS times (default 3); the best run is shown.
+ * request, next to two baselines without our retry layer: Node's built-in
+ * fetch, and raw node:http (the floor this machine allows). The server runs in
+ * a child process so the client's CPU time is measured alone. Each client runs
+ * BENCH_RUNS times (default 3); the best run is shown.
  * Usage: npm run bench -- endpoint [requests] [concurrency] [latencyMs]
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { OpenAICompatibleEndpoint } from '../src/lm/openai-compatible.js';
 import { Semaphore } from '../src/lm/semaphore.js';
-import type { MockCounters } from '../src/testing/index.js';
+import { startChildServer } from './_child-server.js';
 
 const [requests = 1000, concurrency = 32, latencyMs = 20] = process.argv
   .slice(2)
   .map((a) => Number(a));
-const here = dirname(fileURLToPath(import.meta.url));
 
-function ask<T>(child: ChildProcess, message: string, key: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (reply: Record<string, unknown>) => {
-      if (key in reply) {
-        child.off('message', listener);
-        resolve(reply[key] as T);
-      }
-    };
-    child.on('message', listener);
-    if (message) child.send(message);
-  });
-}
-
-const child = fork(join(here, '_mock-server-child.ts'), [], {
-  execArgv: ['--import', 'tsx'],
-  env: { ...process.env, BENCH_LATENCY_MS: String(latencyMs) },
-});
-const url = await ask<string>(child, '', 'url');
+const server = await startChildServer({ latencyMs });
+const url = server.url;
 const rounds = Math.ceil(requests / concurrency);
 const ideal = rounds * latencyMs;
 
@@ -53,13 +36,13 @@ const runs = Number(process.env.BENCH_RUNS ?? '3');
 
 /** Sends `requests` at once; the client's semaphore holds them to `concurrency`. */
 async function measure(mode: string, one: () => Promise<unknown>): Promise<Row> {
-  await ask(child, 'reset', 'reset');
+  await server.reset();
   const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(Array.from({ length: requests }, one));
   const totalMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  const counters = await ask<MockCounters & { cpuMs: number }>(child, 'counters', 'counters');
+  const counters = await server.counters();
   return {
     mode,
     totalMs,
@@ -80,10 +63,10 @@ for (const stream of [true, false]) {
     one: () => model.doGenerate({ messages }),
   });
 }
-// Baseline: Node's built-in fetch + JSON.parse behind the same semaphore, no SDK, no retry layer.
+// Baseline: Node's built-in fetch + JSON.parse behind the same semaphore, no retry layer.
 const limiter = new Semaphore(concurrency);
 clients.push({
-  mode: 'bare fetch, JSON',
+  mode: 'built-in fetch',
   one: async () => {
     const release = await limiter.acquire();
     try {
@@ -93,6 +76,38 @@ clients.push({
         body: JSON.stringify({ model: 'mock-model', messages, max_tokens: 16 }),
       });
       JSON.parse(await res.text());
+    } finally {
+      release();
+    }
+  },
+});
+// The floor: node:http with a keep-alive agent, no retry layer, no timers, no parsing beyond JSON.parse.
+const agent = new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+const completions = new URL(`${url}/chat/completions`);
+const rawBody = JSON.stringify({ model: 'mock-model', messages, max_tokens: 16 });
+clients.push({
+  mode: 'raw node:http',
+  one: async () => {
+    const release = await limiter.acquire();
+    try {
+      const text = await new Promise<string>((resolve, reject) => {
+        const req = http.request(
+          completions,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (piece: string) => {
+              body += piece;
+            });
+            res.on('end', () => resolve(body));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(rawBody);
+      });
+      JSON.parse(text);
     } finally {
       release();
     }
@@ -110,7 +125,7 @@ for (let run = 0; run < runs; run++) {
   }
 }
 const rows = [...best.values()];
-child.send('close');
+server.close();
 
 const pad = (s: string, n: number) => s.padEnd(n);
 const out: string[] = [

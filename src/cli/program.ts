@@ -5,8 +5,8 @@ type Register = (program: Command) => void;
 
 /**
  * Each subcommand's module, loaded on demand: a command pays at start-up only
- * for its own imports (an SDK, the viewer, the task generators), not for the
- * others'.
+ * for its own imports (the model layer, the viewer, the task generators), not
+ * for the others'.
  */
 const commands: Record<string, () => Promise<Register>> = {
   run: async () => (await import('./commands/run.js')).registerRunCommand,

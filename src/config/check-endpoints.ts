@@ -1,4 +1,4 @@
-/** Roles that share a base_url share one client, key and semaphore, so they must agree on them. */
+/** Roles that share a base_url share one endpoint, key and semaphore, so they must agree on them. */
 import { ConfigError } from '../errors.js';
 import type { RoleSettings } from './types.js';
 

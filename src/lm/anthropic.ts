@@ -1,9 +1,8 @@
 /**
- * Anthropic Messages API through the official `@anthropic-ai/sdk`, with the
- * SDK's retries and timeouts off: the shared driver owns both. Thinking
- * blocks become `reasoning`; cache reads become `cachedInputTokens`.
+ * Anthropic Messages API, spoken directly over our own HTTP transport (see
+ * README, Transport). Thinking blocks become `reasoning`; cache reads
+ * become `cachedInputTokens`.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import {
   type AttemptIO,
   type EndpointOptions,
@@ -12,8 +11,8 @@ import {
   type RawCompletion,
   ReplyError,
   type ResolvedRequest,
-  SDK_TIMEOUT_MS,
 } from './endpoint-base.js';
+import { exchange, readText } from './http-transport.js';
 import type {
   FinishReason,
   LanguageModel,
@@ -23,11 +22,15 @@ import type {
   Usage,
 } from './model.js';
 import { isRecord, parseJson } from './parse-json.js';
-import { readSse } from './sse.js';
+import { SseParser } from './sse.js';
 import { splitThink } from './think.js';
+import { USER_AGENT } from './user-agent.js';
 
 /** Output cap when neither the role nor the request sets one (the API requires it). */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/** The API version every request names (the one the official SDK 1.x sends). */
+export const ANTHROPIC_VERSION = '2026-10-21';
 
 const THINKING_BUDGET: Record<ReasoningEffort, number> = {
   minimal: 1024,
@@ -38,67 +41,76 @@ const THINKING_BUDGET: Record<ReasoningEffort, number> = {
 
 export type AnthropicOptions = EndpointOptions;
 
-/** One Anthropic Messages endpoint: one client, key and semaphore for every role on it. */
-export class AnthropicEndpoint extends HttpEndpoint<Anthropic> {
+/** One Anthropic Messages endpoint: one key and semaphore for every role on it. */
+export class AnthropicEndpoint extends HttpEndpoint {
   readonly api = 'anthropic' as const;
+  /** The base URL without a trailing `/v1` (both spellings are accepted). */
+  private readonly root = this.baseUrl.replace(/\/v1$/, '');
+  private readonly messagesUrl = `${this.root}/v1/messages`;
 
-  protected createClient(apiKey: string | undefined): Anthropic {
-    return new Anthropic({
-      // The SDK adds `/v1/...` itself.
-      baseURL: this.baseUrl.replace(/\/v1$/, ''),
-      apiKey: apiKey ?? 'keyless',
-      ...(apiKey ? {} : { defaultHeaders: { Authorization: null, 'X-Api-Key': null } }),
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-      logLevel: 'off',
-      fetch: this.fetchImpl,
-    });
+  protected headersFor(apiKey: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'anthropic-version': ANTHROPIC_VERSION,
+      'user-agent': USER_AGENT,
+    };
+    // Bearer, as the official SDK 1.x sends the key.
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    return headers;
   }
 
-  protected async fetchModelIds(client: Anthropic, signal: AbortSignal): Promise<string[]> {
-    const page = await client.models.list({}, { signal });
-    return page.data.map((model) => model.id);
+  protected modelsUrl(): string {
+    return `${this.root}/v1/models`;
+  }
+
+  protected encode(request: ResolvedRequest, stream: boolean): string {
+    const body = toWireRequest(request);
+    if (stream) body.stream = true;
+    return JSON.stringify(body);
   }
 
   protected async send(
-    client: Anthropic,
+    body: string,
     request: ResolvedRequest,
     io: AttemptIO,
   ): Promise<RawCompletion> {
-    const body = toWireRequest(request);
-    const options = { signal: io.signal, maxRetries: 0 };
+    const response = await exchange(this.transport, {
+      method: 'POST',
+      url: this.messagesUrl,
+      headers: io.headers,
+      body,
+      signal: io.signal,
+    });
+    io.touch();
     const acc = new MessageAccumulator(request.model);
     if (!io.stream) {
-      const reply = (await client.messages.create(
-        body as unknown as Anthropic.MessageCreateParamsNonStreaming,
-        options,
-      )) as unknown as WireMessage;
-      io.touch();
-      acc.whole(reply);
+      const parsed = parseJson<WireMessage>(await readText(response, io.touch));
+      if (!parsed.ok || !isRecord(parsed.value)) {
+        throw new ReplyError(
+          `the reply is not a JSON object${parsed.ok ? '' : `: ${parsed.error}`}`,
+        );
+      }
+      acc.whole(parsed.value);
       return acc.finish();
     }
-    // The SDK sends the request and raises HTTP errors; the stream we read ourselves
-    // (cheaper per event, and the idle clock sees every byte, pings included).
-    const response = await client.messages
-      .create(
-        { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
-        options,
-      )
-      .asResponse();
-    io.touch();
-    if (!response.body) throw new ReplyError('the server sent an empty stream');
     let finished = false;
     // Read to the end even after message_stop: stopping early would close the
     // socket instead of returning it to the keep-alive pool.
-    for await (const event of readSse(response.body, io.touch)) {
-      if (finished) continue;
+    const parser = new SseParser((event) => {
+      if (finished) return;
       const parsed = parseJson<WireEvent | { type: 'error'; error?: unknown }>(event.data);
       if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
-      if (parsed.value.type === 'error')
+      if (parsed.value.type === 'error') {
         throw streamError((parsed.value as { error?: unknown }).error);
+      }
       acc.event(parsed.value as WireEvent);
       if (parsed.value.type === 'message_stop') finished = true;
-    }
+    });
+    await response.read((text) => {
+      io.touch();
+      parser.push(text);
+    });
+    parser.end();
     io.signal.throwIfAborted();
     return acc.finish();
   }

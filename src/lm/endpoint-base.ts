@@ -1,10 +1,17 @@
 /**
- * What the two HTTP adapters share: one lazily created SDK client per
- * endpoint, its key source and concurrency semaphore, the retry loop, the
- * request scope (caller's signal, deadline) and the per-attempt idle timer.
- * Subclasses only build the request and read the reply.
+ * What the two HTTP adapters share: the transport, the endpoint's key source
+ * and concurrency semaphore, the retry loop, the request scope (caller's
+ * signal, deadline) and the per-attempt idle timer. Subclasses only build the
+ * request and read the reply.
  */
 import { EndpointError, ReclamoError } from '../errors.js';
+import {
+  exchange,
+  fetchTransport,
+  nodeTransport,
+  readText,
+  type Transport,
+} from './http-transport.js';
 import { type KeySource, literalKey } from './keys.js';
 import type {
   Completion,
@@ -15,7 +22,7 @@ import type {
   Sampling,
   ToolSpec,
 } from './model.js';
-import { nodeFetch } from './node-fetch.js';
+import { isRecord, parseJson } from './parse-json.js';
 import { isRetryableStatus, parseRetryAfter, type RetryOptions, withRetry } from './retry.js';
 import { clip, scrubSecrets } from './scrub.js';
 import { Semaphore } from './semaphore.js';
@@ -23,8 +30,6 @@ import { AttemptTimer, RequestScope, StallError } from './timeouts.js';
 
 /** Default time allowed for silence from the server (first event, or between events). */
 export const DEFAULT_TIMEOUT_MS = 600_000;
-/** Passed to the SDKs so their own timer never fires before ours (fits in a 32-bit timer). */
-export const SDK_TIMEOUT_MS = 86_400_000;
 
 /** How to reach one endpoint. One instance serves every role on that base_url. */
 export interface EndpointOptions {
@@ -32,7 +37,7 @@ export interface EndpointOptions {
   baseUrl: string;
   /** The key, a KeySource (env var, command), or nothing for a keyless server. */
   apiKey?: string | KeySource;
-  /** Fetch implementation handed to the SDK (tests, proxies). Default: keep-alive node:http (see node-fetch.ts). */
+  /** A `fetch` to send requests through (proxies, tests). Default: keep-alive node:http (see http-transport.ts). */
   fetch?: typeof globalThis.fetch;
   /** Requests in flight at once, or a semaphore shared with other code. Default 8. */
   concurrency?: number | Semaphore;
@@ -81,8 +86,8 @@ export interface AttemptIO {
   /** Call on every event from the server (restarts the idle clock). */
   touch: () => void;
   stream: boolean;
-  /** The key for this endpoint (undefined when keyless). */
-  apiKey: string | undefined;
+  /** The protocol's headers with the key, for this endpoint. */
+  headers: Record<string, string>;
 }
 
 /** The server's reply broke off or did not follow the protocol; the attempt is retried. */
@@ -109,17 +114,17 @@ export function resolveRequest(settings: ModelSettings, request: GenerateRequest
   return resolved;
 }
 
-export abstract class HttpEndpoint<Client> {
+export abstract class HttpEndpoint {
   abstract readonly api: 'openai' | 'anthropic';
   readonly baseUrl: string;
   readonly limiter: Semaphore;
   protected readonly keys: KeySource;
-  protected readonly fetchImpl: typeof globalThis.fetch;
+  protected readonly transport: Transport;
   private readonly retry: RetryOptions | undefined;
   private readonly stream: boolean;
   private readonly idleTimeoutMs: number | undefined;
   private readonly now: () => number;
-  private clientPromise: Promise<{ client: Client; key: string | undefined }> | undefined;
+  private headersPromise: Promise<Record<string, string>> | undefined;
   private readonly secrets: string[] = [];
 
   constructor(options: EndpointOptions) {
@@ -127,7 +132,7 @@ export abstract class HttpEndpoint<Client> {
     const apiKey = options.apiKey;
     this.keys = typeof apiKey === 'object' ? apiKey : literalKey(apiKey);
     if (typeof apiKey === 'string') this.secrets.push(apiKey);
-    this.fetchImpl = options.fetch ?? nodeFetch;
+    this.transport = options.fetch ? fetchTransport(options.fetch) : nodeTransport;
     const concurrency = options.concurrency ?? 8;
     this.limiter = typeof concurrency === 'number' ? new Semaphore(concurrency) : concurrency;
     this.retry = options.retry;
@@ -136,13 +141,18 @@ export abstract class HttpEndpoint<Client> {
     this.now = options._internal?.now ?? Date.now;
   }
 
-  protected abstract createClient(apiKey: string | undefined): Client;
+  /** The protocol's headers for every request, the key included when there is one. */
+  protected abstract headersFor(apiKey: string | undefined): Record<string, string>;
+  /** Where the server lists its models. */
+  protected abstract modelsUrl(): string;
+  /** The request body, built once per request (before waiting for a slot, off the critical path). */
+  protected abstract encode(request: ResolvedRequest, stream: boolean): string;
+  /** One attempt: send `body`, read the reply. */
   protected abstract send(
-    client: Client,
+    body: string,
     request: ResolvedRequest,
     io: AttemptIO,
   ): Promise<RawCompletion>;
-  protected abstract fetchModelIds(client: Client, signal: AbortSignal): Promise<string[]>;
 
   /** A LanguageModel for one role on this endpoint. */
   languageModel(settings: ModelSettings): LanguageModel {
@@ -151,17 +161,23 @@ export abstract class HttpEndpoint<Client> {
 
   /** Fetches the key (running api_key_cmd if that is the source). Throws KeyError. */
   async resolveKey(): Promise<void> {
-    await this.client();
+    await this.headers();
   }
 
   /** The model ids the server lists (`GET /models`); one attempt, no retries. */
   async listModels(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string[]> {
-    const { client } = await this.client();
+    const headers = await this.headers();
     const scope = new RequestScope(options.signal, undefined, this.now);
     const timeoutMs = options.timeoutMs ?? 30_000;
     const timer = new AttemptTimer(scope.signal, timeoutMs, timeoutMs);
     try {
-      return await this.fetchModelIds(client, timer.signal);
+      const response = await exchange(this.transport, {
+        method: 'GET',
+        url: this.modelsUrl(),
+        headers,
+        signal: timer.signal,
+      });
+      return modelIdsOf(await readText(response, timer.touch));
     } catch (error) {
       throw this.classify(error, timer.signal);
     } finally {
@@ -174,12 +190,13 @@ export abstract class HttpEndpoint<Client> {
   async generate(settings: ModelSettings, request: GenerateRequest): Promise<Completion> {
     const start = this.now();
     const resolved = resolveRequest(settings, request);
+    const body = this.encode(resolved, this.stream);
     const timeoutMs = request.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const idleMs = this.idleTimeoutMs ?? timeoutMs;
     const scope = new RequestScope(request.abortSignal, request.deadline, this.now);
     try {
       scope.signal.throwIfAborted();
-      const { client, key } = await this.client();
+      const headers = await this.headers();
       const retryContext = {
         signal: scope.signal,
         now: this.now,
@@ -190,11 +207,11 @@ export abstract class HttpEndpoint<Client> {
         const release = await this.limiter.acquire(scope.signal);
         const timer = new AttemptTimer(scope.signal, timeoutMs, idleMs);
         try {
-          return await this.send(client, resolved, {
+          return await this.send(body, resolved, {
             signal: timer.signal,
             touch: timer.touch,
             stream: this.stream,
-            apiKey: key,
+            headers,
           });
         } catch (error) {
           throw this.classify(error, timer.signal);
@@ -233,12 +250,8 @@ export abstract class HttpEndpoint<Client> {
         headers?.get('retry-after'),
         headers?.get('retry-after-ms'),
       );
-      // The SDKs start their message with the status; say it once.
-      const detail = message.startsWith(`${status} `)
-        ? message.slice(`${status} `.length)
-        : message;
       return new EndpointError(
-        `${this.baseUrl}: HTTP ${status}: ${scrub(detail)}`,
+        `${this.baseUrl}: HTTP ${status}: ${scrub(message)}`,
         this.baseUrl,
         status,
         isRetryableStatus(status),
@@ -258,13 +271,13 @@ export abstract class HttpEndpoint<Client> {
     );
   }
 
-  /** One client per endpoint, made once the key is known. */
-  private client(): Promise<{ client: Client; key: string | undefined }> {
-    this.clientPromise ??= this.keys.get().then((key) => {
+  /** The endpoint's headers, made once the key is known (api_key_cmd runs once). */
+  private headers(): Promise<Record<string, string>> {
+    this.headersPromise ??= this.keys.get().then((key) => {
       if (key) this.secrets.push(key);
-      return { client: this.createClient(key), key };
+      return this.headersFor(key);
     });
-    return this.clientPromise;
+    return this.headersPromise;
   }
 }
 
@@ -276,7 +289,7 @@ class EndpointModel implements LanguageModel {
   readonly maxTokens?: number;
 
   constructor(
-    private readonly owner: HttpEndpoint<unknown>,
+    private readonly owner: HttpEndpoint,
     private readonly settings: ModelSettings,
   ) {
     this.modelId = settings.model;
@@ -309,4 +322,14 @@ function connectionDetail(error: unknown): string | undefined {
     cause = (cause as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** `{ data: [{ id }] }`, the model list both APIs send. */
+function modelIdsOf(text: string): string[] {
+  const parsed = parseJson<unknown>(text);
+  const data = parsed.ok && isRecord(parsed.value) ? parsed.value.data : undefined;
+  if (!Array.isArray(data)) throw new ReplyError('the model list is not { data: [...] }');
+  return data.flatMap((entry) =>
+    isRecord(entry) && typeof entry.id === 'string' ? [entry.id] : [],
+  );
 }

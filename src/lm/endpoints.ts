@@ -1,5 +1,5 @@
 /**
- * The endpoints of a profile: one client, one key source and one concurrency
+ * The endpoints of a profile: one endpoint, one key source and one concurrency
  * semaphore per distinct base_url, shared by the roles on it. Each role gets
  * a LanguageModel with its own defaults baked in.
  */
@@ -33,7 +33,7 @@ export interface EndpointPoolOptions {
 /** One distinct base_url of the profile and what serves it. */
 export interface PoolEndpoint {
   record: EndpointRecord;
-  endpoint: HttpEndpoint<unknown>;
+  endpoint: HttpEndpoint;
   /** Settings of the first role on this URL (what `ping` sends). */
   settings: ModelSettings;
 }
@@ -95,7 +95,7 @@ export function createEndpointPool(
           : new OpenAICompatibleEndpoint(endpointOptions);
       entry = {
         record: { baseUrl: url, api: role.api, roles: [name], concurrency: role.concurrency },
-        endpoint: endpoint as HttpEndpoint<unknown>,
+        endpoint: endpoint as HttpEndpoint,
         settings: modelSettings(role),
         role,
       };

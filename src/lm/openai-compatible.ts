@@ -1,9 +1,9 @@
 /**
  * OpenAI-compatible chat completions (vLLM, llama.cpp server, Ollama, SGLang,
- * hosted APIs) through the official `openai` SDK, with the SDK's retries and
- * timeouts off: the shared driver owns both.
+ * hosted APIs), spoken directly over our own HTTP transport: the request body
+ * is built here and the reply (JSON or SSE) read here. See README, "Why not
+ * Transport, for why not the official SDK.
  */
-import OpenAI from 'openai';
 import {
   type AttemptIO,
   type EndpointOptions,
@@ -12,12 +12,13 @@ import {
   type RawCompletion,
   ReplyError,
   type ResolvedRequest,
-  SDK_TIMEOUT_MS,
 } from './endpoint-base.js';
+import { exchange, readText } from './http-transport.js';
 import type { FinishReason, LanguageModel, Message, ToolCall, Usage } from './model.js';
 import { isRecord, parseJson } from './parse-json.js';
-import { readSse } from './sse.js';
+import { SseParser } from './sse.js';
 import { splitThink } from './think.js';
+import { USER_AGENT } from './user-agent.js';
 
 export interface OpenAICompatibleOptions extends EndpointOptions {
   /**
@@ -29,11 +30,12 @@ export interface OpenAICompatibleOptions extends EndpointOptions {
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
-/** One OpenAI-compatible server: one client, key and semaphore for every role on it. */
-export class OpenAICompatibleEndpoint extends HttpEndpoint<OpenAI> {
+/** One OpenAI-compatible server: one key and semaphore for every role on it. */
+export class OpenAICompatibleEndpoint extends HttpEndpoint {
   readonly api = 'openai' as const;
   private readonly templateKwargs: boolean;
   private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  private readonly completionsUrl: string;
 
   constructor(options: OpenAICompatibleOptions) {
     super(options);
@@ -41,63 +43,69 @@ export class OpenAICompatibleEndpoint extends HttpEndpoint<OpenAI> {
     this.templateKwargs = options.chatTemplateKwargs ?? !hosted;
     this.maxTokensField =
       options.maxTokensField ?? (hosted ? 'max_completion_tokens' : 'max_tokens');
+    this.completionsUrl = `${this.baseUrl}/chat/completions`;
   }
 
-  protected createClient(apiKey: string | undefined): OpenAI {
-    return new OpenAI({
-      baseURL: this.baseUrl,
-      // The SDK insists on a key; a keyless server gets no Authorization header at all.
-      apiKey: apiKey ?? 'keyless',
-      ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-      logLevel: 'off',
-      fetch: this.fetchImpl,
-    });
+  protected headersFor(apiKey: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+    };
+    // A keyless server gets no Authorization header at all.
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    return headers;
   }
 
-  protected async fetchModelIds(client: OpenAI, signal: AbortSignal): Promise<string[]> {
-    const page = await client.models.list({ signal });
-    return page.data.map((model) => model.id);
+  protected modelsUrl(): string {
+    return `${this.baseUrl}/models`;
+  }
+
+  protected encode(request: ResolvedRequest, stream: boolean): string {
+    return JSON.stringify(this.body(request, stream));
   }
 
   protected async send(
-    client: OpenAI,
+    body: string,
     request: ResolvedRequest,
     io: AttemptIO,
   ): Promise<RawCompletion> {
-    const body = this.body(request, io.stream);
-    const options = { signal: io.signal, maxRetries: 0 };
-    if (!io.stream) {
-      const reply = (await client.chat.completions.create(
-        body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming,
-        options,
-      )) as unknown as WireCompletion;
-      io.touch();
-      return fromCompletion(reply, request.model);
-    }
-    // The SDK sends the request and raises HTTP errors; the stream we read ourselves
-    // (cheaper per event, and the idle clock sees every byte, keep-alive comments included).
-    const response = await client.chat.completions
-      .create(body as unknown as OpenAI.ChatCompletionCreateParamsStreaming, options)
-      .asResponse();
+    const response = await exchange(this.transport, {
+      method: 'POST',
+      url: this.completionsUrl,
+      headers: io.headers,
+      body,
+      signal: io.signal,
+    });
     io.touch();
+    if (!io.stream) {
+      const parsed = parseJson<WireCompletion>(await readText(response, io.touch));
+      if (!parsed.ok || !isRecord(parsed.value)) {
+        throw new ReplyError(
+          `the reply is not a JSON object${parsed.ok ? '' : `: ${parsed.error}`}`,
+        );
+      }
+      return fromCompletion(parsed.value, request.model);
+    }
     const acc = new StreamAccumulator(request.model);
-    if (!response.body) throw new ReplyError('the server sent an empty stream');
     let finished = false;
     // Read to the end even after [DONE]: stopping early would close the socket
     // instead of returning it to the keep-alive pool.
-    for await (const event of readSse(response.body, io.touch)) {
-      if (finished) continue;
+    const parser = new SseParser((event) => {
+      if (finished) return;
       if (event.data === '[DONE]') {
         finished = true;
-        continue;
+        return;
       }
       const parsed = parseJson<WireChunk & { error?: unknown }>(event.data);
       if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
       if (parsed.value.error !== undefined) throw streamError(parsed.value.error);
       acc.add(parsed.value);
-    }
+    });
+    await response.read((text) => {
+      io.touch();
+      parser.push(text);
+    });
+    parser.end();
     io.signal.throwIfAborted();
     return acc.finish();
   }

@@ -195,7 +195,7 @@ async function modelsOf(
     };
   }
   if (!profile) throw new ConfigError('run() needs a profile or models: { root, sub }.');
-  // The model layer (and its SDKs) loads only when a run needs it.
+  // The model layer loads only when a run needs it.
   const { createEndpointPool } = await import('../lm/endpoints.js');
   const pool = createEndpointPool(profile, { env: options.env ?? process.env });
   return { models: { root: pool.root, sub: pool.sub }, endpoints: pool.endpoints };

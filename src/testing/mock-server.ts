@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { isRecord, parseJson } from '../lm/parse-json.js';
 import {
   anthropicError,
@@ -23,6 +24,7 @@ import {
 } from './mock-openai.js';
 import type { MockFault, MockPolicy, MockReply, MockRequest } from './mock-policy.js';
 import { planReply } from './mock-reply.js';
+import { waitUntil } from './wait-until.js';
 
 export interface MockServerOptions {
   /** Produces each reply (or fault) from the request. */
@@ -37,6 +39,13 @@ export interface MockServerOptions {
   models?: string[];
   /** Keep every request in `requests`. Default true; turn off for long benchmarks. */
   record?: boolean;
+  /**
+   * Keep the event loop busy while a reply waits out its latency, so replies
+   * leave on time even on a machine where waking a sleeping process takes a
+   * millisecond. Costs a core while replies are pending; for benchmarks.
+   * Default false (a timer, then a busy wait for the last millisecond).
+   */
+  busyWait?: boolean;
 }
 
 /** Counters a test or benchmark can read. */
@@ -74,6 +83,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const latencyMs = options.latencyMs ?? 0;
   const models = options.models ?? ['mock-model'];
   const record = options.record ?? true;
+  const busyWait = options.busyWait ?? false;
   const counters: MockCounters = {
     requests: 0,
     bytesIn: 0,
@@ -104,6 +114,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     protocol === 'anthropic' ? anthropicError(status, message) : openAIError(status, message);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const arrived = performance.now();
     counters.requests++;
     counters.inFlight++;
     if (counters.inFlight > counters.maxInFlight) counters.maxInFlight = counters.inFlight;
@@ -160,8 +171,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       finish(res, 500, json, errorBody(protocol, 500, `mock policy failed: ${message}`));
       return;
     }
+    // Latency counts from the request's arrival, to the tenth of a millisecond.
     const delay = latencyMs + (reply.delayMs ?? 0);
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (delay > 0) await waitUntil(arrived + delay, busyWait);
     if (res.destroyed) return;
     respond(res, protocol, request, reply);
   };

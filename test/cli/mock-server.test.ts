@@ -37,7 +37,7 @@ describe('reclamo mock-server', () => {
       policy,
       "export default (request) => ({ content: 'policy says ' + request.model });\n",
     );
-    const run = startCli(['--policy', policy, '--port', '0']);
+    const run = startCli(['--policy', policy, '--port', '0', '--latency', '5', '--busy-wait']);
     const url = await run.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const res = await fetch(`${url}/chat/completions`, {

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EndpointError } from '../../src/errors.js';
-import { AnthropicEndpoint, createAnthropicModel } from '../../src/lm/anthropic.js';
+import {
+  ANTHROPIC_VERSION,
+  AnthropicEndpoint,
+  createAnthropicModel,
+} from '../../src/lm/anthropic.js';
 import type { MockPolicy, MockServer } from '../../src/testing/index.js';
 import { startMockServer } from '../../src/testing/index.js';
 
@@ -50,7 +54,12 @@ describe('Anthropic adapter over real HTTP', () => {
     });
     expect(withThinking?.body).not.toHaveProperty('temperature');
     expect(withThinking?.body).not.toHaveProperty('min_p');
-    expect(withThinking?.headers.authorization).toBe('Bearer sk-ant-test');
+    expect(withThinking?.headers).toMatchObject({
+      authorization: 'Bearer sk-ant-test',
+      'anthropic-version': ANTHROPIC_VERSION,
+      'content-type': 'application/json',
+    });
+    expect(withThinking?.headers['user-agent']).toMatch(/^reclamo /);
     expect(without?.body).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20 });
     expect(without?.body).not.toHaveProperty('thinking');
   });
@@ -152,5 +161,12 @@ describe('Anthropic adapter over real HTTP', () => {
   it('lists models', async () => {
     const s = await serve(() => 'ok');
     expect(await new AnthropicEndpoint({ baseUrl: s.url }).listModels()).toEqual(['claude-mock']);
+    // The base URL works with or without its /v1; a keyless server gets no Authorization.
+    const bare = s.url.replace(/\/v1$/, '');
+    expect(await new AnthropicEndpoint({ baseUrl: bare }).listModels()).toEqual(['claude-mock']);
+    await createAnthropicModel({ baseUrl: bare, model: 'claude-mock' }).doGenerate({
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(s.requests.at(-1)?.headers).not.toHaveProperty('authorization');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EndpointError } from '../../src/errors.js';
 import { createAnthropicModel } from '../../src/lm/anthropic.js';
 import { createOpenAICompatibleModel } from '../../src/lm/openai-compatible.js';
-import { readSse } from '../../src/lm/sse.js';
+import { type SseEvent, SseParser } from '../../src/lm/sse.js';
 
 function body(parts: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -20,28 +20,45 @@ function sseFetch(parts: string[]): typeof fetch {
     new Response(body(parts), { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
-describe('readSse', () => {
-  it('joins events split across chunks, skips comments, handles CRLF and multi-line data', async () => {
-    let chunks = 0;
-    const events = [];
-    for await (const event of readSse(
-      body([
+describe('SseParser', () => {
+  function parse(parts: string[]) {
+    const events: SseEvent[] = [];
+    const parser = new SseParser((event) => events.push(event));
+    for (const part of parts) parser.push(part);
+    parser.end();
+    return events;
+  }
+
+  it('joins events split across pieces, skips comments, handles CRLF and multi-line data', () => {
+    expect(
+      parse([
         ': keep-alive\n\n',
         'event: a\r\nda',
         'ta: 1\r\ndata: 2\r\n\r\n',
         'data: {"x":1}\n\n',
         'data: tail',
       ]),
-      () => chunks++,
-    )) {
-      events.push(event);
-    }
-    expect(events).toEqual([
+    ).toEqual([
       { event: 'a', data: '1\n2' },
       { event: undefined, data: '{"x":1}' },
       { event: undefined, data: 'tail' },
     ]);
-    expect(chunks).toBe(5);
+  });
+
+  it('does not see an event boundary in a CRLF split between two pieces', () => {
+    expect(parse(['data: 1\r', '\ndata: 2\r\n\r', '\n', 'data: 3\r'])).toEqual([
+      { event: undefined, data: '1\n2' },
+      { event: undefined, data: '3' },
+    ]);
+  });
+
+  it('gives the same events whatever the split', () => {
+    const text = 'event: x\ndata: {"a":1}\n\n: c\n\ndata: é\r\n\r\ndata: [DONE]\n\n';
+    const whole = parse([text]);
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(parse([text.slice(0, cut), text.slice(cut)])).toEqual(whole);
+    }
+    expect(whole.map((e) => e.data)).toEqual(['{"a":1}', 'é', '[DONE]']);
   });
 });
 

@@ -48,6 +48,10 @@ export function registerMockServer(program: Command): void {
     )
     .option('--latency <ms>', 'latency added to every reply, in ms', integer('--latency'), 0)
     .option('--models <ids>', 'comma-separated model ids for GET /v1/models', 'mock-model')
+    .option(
+      '--busy-wait',
+      'stay awake while replies wait out their latency, so they leave on time (uses a core; for benchmarks)',
+    )
     .action(
       async (options: {
         port: number;
@@ -55,6 +59,7 @@ export function registerMockServer(program: Command): void {
         policy?: string;
         latency: number;
         models: string;
+        busyWait?: boolean;
       }) => {
         try {
           const policy = options.policy ? await loadPolicy(options.policy) : echoPolicy;
@@ -68,6 +73,7 @@ export function registerMockServer(program: Command): void {
               .map((m) => m.trim())
               .filter(Boolean),
             record: false,
+            busyWait: options.busyWait === true,
           });
           process.stdout.write(`mock server listening on ${server.url}\n`);
           await new Promise<void>((done) => {

@@ -112,7 +112,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 async function runCommand(flags: RunFlags): Promise<number> {
-  // The library (and through it the model SDKs) loads only once the flags are valid.
+  // The library loads only once the flags are valid.
   const { run, RunError } = await import('../../rlm/run.js');
   const status = process.stderr.isTTY ? new StatusLine() : undefined;
   const options: RunOptions = {

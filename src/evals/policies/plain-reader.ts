@@ -125,7 +125,7 @@ function parseEvent(
     if (!m?.[1] || !m[2]) return undefined;
     return { kind: m[1], id: m[2], text: (m[3] ?? '').replace(/\\"/g, '"') };
   }
-  const [id, k, text] = l.split(';');
+  const [id, k] = l.split(';');
   const kind = { o: 'open', c: 'close', r: 'reopen' }[k ?? ''];
   return id && kind ? { kind, id, text: l.slice(id.length + (k?.length ?? 0) + 2) } : undefined;
 }
