@@ -112,8 +112,8 @@ describe('upstream-rlm-v0 planner style (mock server, real worker)', () => {
     });
   });
 
-  it('refuses a literal FINAL next to code, with the nudge as its own user message; ignores ```python', async () => {
-    const reply1 = "```python\nprint('not run')\n```\n```repl\nprint('ran')\n```\nFINAL(too early)";
+  it('refuses a literal FINAL next to code, with the nudge as its own user message', async () => {
+    const reply1 = "```repl\nprint('ran')\n```\nFINAL(too early)";
     script = [reply1, 'FINAL(tangerine-42)'];
     const { result, rootRequests, events } = await runAgainstMock('upstream-guards', server, {
       plannerStyle: 'upstream-rlm-v0',
@@ -128,6 +128,36 @@ describe('upstream-rlm-v0 planner style (mock server, real worker)', () => {
     expect(tail[3]?.content).toBe(upstreamTurnPrompt({ query: QUERY, turn: 2 }));
     const stats = ofType(events, 'final')[0]?.stats;
     expect(stats).toMatchObject({ execs: 1, rejectedFinals: 1 });
+  });
+
+  it('runs ```python fences like ```repl ones, in document order within one reply', async () => {
+    const reply1 =
+      "```python\nseen = ['python-1']\n```\nthen\n```repl\nseen.append('repl')\n```\n```python\nseen.append('python-2')\nprint(seen)\n```";
+    script = [reply1, '```python\nprint(len(seen))\n```', 'FINAL_VAR(seen)'];
+    const { result, rootRequests, events } = await runAgainstMock('upstream-python-fence', server, {
+      plannerStyle: 'upstream-rlm-v0',
+    });
+    expect(result).toMatchObject({
+      answer: "['python-1', 'repl', 'python-2']",
+      stopReason: 'final',
+      turns: 3,
+    });
+    const tail = rootRequests[1]?.messages.slice(2) ?? [];
+    expect(tail.map((m) => m.role)).toEqual(['assistant', 'user', 'user', 'user', 'user']);
+    expect(tail[1]?.content).toBe(
+      executed("seen = ['python-1']", "REPL variables: ['context', 'seen']\n"),
+    );
+    expect(tail[3]?.content).toBe(
+      executed(
+        "seen.append('python-2')\nprint(seen)",
+        "\n['python-1', 'repl', 'python-2']\n\n\nREPL variables: ['context', 'seen']\n",
+      ),
+    );
+    const third = rootRequests[2]?.messages ?? [];
+    expect(third[third.length - 2]?.content).toBe(
+      executed('print(len(seen))', "\n3\n\n\nREPL variables: ['context', 'seen']\n"),
+    );
+    expect(ofType(events, 'final')[0]?.stats).toMatchObject({ execs: 4 });
   });
 
   it('has no answer dict: `answer = ...` is an ordinary variable that FINAL_VAR can return', async () => {

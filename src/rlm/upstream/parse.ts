@@ -1,6 +1,7 @@
 /**
- * Strict parsing of a reply in the upstream layout: only ```repl fences hold
- * code, and FINAL_VAR(name) / FINAL(answer) count only at the start of a line.
+ * Strict parsing of a reply in the upstream layout: ```repl fences (and
+ * ```python ones, which fine-tuned checkpoints sometimes write) hold code, and
+ * FINAL_VAR(name) / FINAL(answer) count only at the start of a line.
  * Text-form tool calls and other fence languages are ignored on purpose.
  */
 
@@ -9,11 +10,11 @@ export type UpstreamFinal =
   | { kind: 'final_var'; variable: string }
   | { kind: 'final'; answer: string };
 
-const REPL_BLOCK = /```repl\s*\n([\s\S]*?)\n```/g;
+const REPL_BLOCK = /```(?:repl|python)\s*\n([\s\S]*?)\n```/g;
 const FINAL_VAR = /^\s*FINAL_VAR\(([\s\S]*?)\)/m;
 const FINAL_START = /^\s*FINAL\(/m;
 
-/** The code of every ```repl block, in order, each stripped of surrounding whitespace. */
+/** The code of every ```repl or ```python block, in document order, each stripped of surrounding whitespace. */
 export function findReplBlocks(text: string): string[] {
   return [...text.matchAll(REPL_BLOCK)].map((m) => (m[1] ?? '').trim());
 }

@@ -2,22 +2,46 @@ import { describe, expect, it } from 'vitest';
 import { findReplBlocks, findUpstreamFinal } from '../../../src/rlm/upstream/parse.js';
 
 describe('findReplBlocks', () => {
-  it('finds only ```repl fences, in order, with the code stripped', () => {
+  it('finds ```repl fences, in order, with the code stripped', () => {
     const text = [
       'First:',
       '```repl   ',
       '  x = 1',
       'print(x)  ',
       '```',
-      '```python',
-      'ignored = True',
-      '```',
       '```repl',
       'y = 2',
       '```',
-      '<tool_call>repl\nz = 3</tool_call>',
     ].join('\n');
     expect(findReplBlocks(text)).toEqual(['x = 1\nprint(x)', 'y = 2']);
+  });
+
+  it('finds ```python fences the same way', () => {
+    expect(
+      findReplBlocks('Look:\n```python\nprint(len(context))\n```\n```python \nz = 3\n```'),
+    ).toEqual(['print(len(context))', 'z = 3']);
+  });
+
+  it('keeps repl and python blocks of a mixed reply in document order, ignoring other forms', () => {
+    const text = [
+      '```python',
+      'a = 1',
+      '```',
+      '```py',
+      'ignored_py = True',
+      '```',
+      '```repl',
+      'b = 2',
+      '```',
+      '```python3',
+      'ignored_py3 = True',
+      '```',
+      '<tool_call>repl\nz = 3</tool_call>',
+      '```python',
+      'c = 3',
+      '```',
+    ].join('\n');
+    expect(findReplBlocks(text)).toEqual(['a = 1', 'b = 2', 'c = 3']);
   });
 
   it('needs a newline before the closing fence', () => {
