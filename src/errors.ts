@@ -49,3 +49,18 @@ export class DeadlineError extends ReclamoError {
 export class SandboxError extends ReclamoError {
   override readonly name: string = 'SandboxError';
 }
+
+/**
+ * No usable Python interpreter: missing, not Python, too old, or unreadable by
+ * the sandbox's uid. A configuration problem, so the CLI exits 2.
+ */
+export class InterpreterError extends SandboxError {
+  override readonly name: string = 'InterpreterError';
+  constructor(
+    message: string,
+    /** The interpreter that was tried: a name looked up on PATH, or a path. */
+    readonly python: string,
+  ) {
+    super(message);
+  }
+}

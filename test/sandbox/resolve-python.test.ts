@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPythonSandbox } from '../../src/index.js';
+import { createPythonSandbox, InterpreterError, SandboxError } from '../../src/index.js';
 import { probePython } from '../../src/sandbox/python/resolve-python.js';
 import { artifactDir, recordingHost } from './helpers.js';
 
@@ -13,14 +13,18 @@ describe('resolving the interpreter', () => {
     expect(info.major).toBe(3);
   });
 
-  it('says how to fix a missing Python', async () => {
-    await expect(
-      createPythonSandbox({
-        context: { kind: 'none' },
-        onHostCall: recordingHost().handler,
-        python: '/nonexistent/python3',
-      }),
-    ).rejects.toThrow(/Python was not found.*Install Python 3\.9 or later.*`python` option/);
+  it('says how to fix a missing Python, as an InterpreterError naming what it tried', async () => {
+    const error = await createPythonSandbox({
+      context: { kind: 'none' },
+      onHostCall: recordingHost().handler,
+      python: '/nonexistent/python3',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InterpreterError);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ name: 'InterpreterError', python: '/nonexistent/python3' });
+    expect((error as Error).message).toMatch(
+      /^Python was not found: `\/nonexistent\/python3` does not exist\. Fix: install Python 3\.9 or later as python3 on PATH, or set `python` .* in the profile, --python/,
+    );
   });
 
   it('refuses a Python older than 3.9 and says how to fix it', async () => {
@@ -37,6 +41,8 @@ describe('resolving the interpreter', () => {
         onHostCall: recordingHost().handler,
         python: fake,
       }),
-    ).rejects.toThrow(/Python 3\.8\.10 .* is too old: reclamo needs Python 3\.9 or later/);
+    ).rejects.toThrow(
+      /Python 3\.8\.10 .* is too old: reclamo needs Python 3\.9 or later\. Fix: install Python 3\.9/,
+    );
   });
 });

@@ -27,7 +27,10 @@ interface RunFlags {
   python?: string;
 }
 
-/** Exit codes: 0 answer, 1 endpoint (or sandbox) failure, 2 configuration or key, 3 a limit. */
+/**
+ * Exit codes: 0 answer, 1 endpoint or mid-run sandbox failure, 2 configuration, key or no
+ * usable Python (InterpreterError, mapped in main.ts), 3 a limit.
+ */
 export function exitCodeFor(stopReason: RunResult['stopReason']): number {
   return stopReason === 'token_budget' || stopReason === 'error_limit' ? 3 : 0;
 }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
-import { SandboxError } from '../../errors.js';
+import { InterpreterError } from '../../errors.js';
 
 /** What the sandbox knows about an interpreter after asking it once. */
 export interface PythonInfo {
@@ -43,27 +43,37 @@ export function probePython(command: string, pathEnv?: string): Promise<PythonIn
   return found;
 }
 
+/** How to point reclamo at a working interpreter; ends every InterpreterError. */
+export const PYTHON_FIX = `Fix: install Python ${MIN_PYTHON.join('.')} or later as python3 on PATH, or set \`python\` to a working interpreter: \`python = "/usr/bin/python3"\` in the profile, --python on the command line, or the \`python\` option of run() / createPythonSandbox().`;
+
+/** `python3` (looked up on PATH) or the path as given. */
+function named(command: string): string {
+  return command.includes('/') ? `\`${command}\`` : `\`${command}\` (looked up on PATH)`;
+}
+
 function runProbe(command: string, pathEnv?: string): Promise<PythonInfo> {
   const env = { PATH: pathEnv ?? process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
   return new Promise((resolve, reject) => {
     execFile(command, ['-I', '-c', PROBE], { env, timeout: 30_000 }, (error, stdout, stderr) => {
+      const refuse = (why: string) => reject(new InterpreterError(`${why} ${PYTHON_FIX}`, command));
       if (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        reject(
-          new SandboxError(
-            code === 'ENOENT'
-              ? `Python was not found: \`${command}\` is not on PATH or does not exist. Install Python ${MIN_PYTHON.join('.')} or later, or name an interpreter with the sandbox's \`python\` option.`
-              : `Python at \`${command}\` could not be started (${error.message.split('\n')[0]}${stderr ? `: ${stderr.trim().slice(0, 300)}` : ''}). Name a working interpreter with the sandbox's \`python\` option.`,
-          ),
-        );
+        if (code === 'ENOENT') {
+          refuse(
+            command.includes('/')
+              ? `Python was not found: \`${command}\` does not exist.`
+              : `Python was not found: \`${command}\` is not on PATH.`,
+          );
+        } else {
+          const detail = `${error.message.split('\n')[0]}${stderr ? `: ${stderr.trim().slice(0, 300)}` : ''}`;
+          refuse(`Python ${named(command)} could not be started (${detail}).`);
+        }
         return;
       }
       const info = parseProbe(stdout);
       if (!info) {
-        reject(
-          new SandboxError(
-            `\`${command}\` did not answer like Python ${MIN_PYTHON.join('.')}+ (got ${JSON.stringify(stdout.slice(0, 200))}). Name a Python 3 interpreter with the sandbox's \`python\` option.`,
-          ),
+        refuse(
+          `${named(command)} did not answer like Python ${MIN_PYTHON.join('.')}+ (got ${JSON.stringify(stdout.slice(0, 200))}).`,
         );
         return;
       }
@@ -71,10 +81,8 @@ function runProbe(command: string, pathEnv?: string): Promise<PythonInfo> {
         info.major < MIN_PYTHON[0] ||
         (info.major === MIN_PYTHON[0] && info.minor < MIN_PYTHON[1])
       ) {
-        reject(
-          new SandboxError(
-            `Python ${info.version} at ${info.executable} is too old: reclamo needs Python ${MIN_PYTHON.join('.')} or later. Install a newer Python or name one with the sandbox's \`python\` option.`,
-          ),
+        refuse(
+          `Python ${info.version} at ${info.executable} (from ${named(command)}) is too old: reclamo needs Python ${MIN_PYTHON.join('.')} or later.`,
         );
         return;
       }
@@ -154,8 +162,9 @@ export async function resolvePython(options: {
   }
   const fix = `its standard library (${first.stdlib[0]}) is not readable by other users, and the worker drops to an unprivileged uid before running model code`;
   if (options.python) {
-    throw new SandboxError(
-      `Python at ${first.executable} cannot be used by the sandbox: ${fix}. Make its directories world-readable (chmod o+rx), or name an interpreter outside a private home directory.`,
+    throw new InterpreterError(
+      `Python at ${first.executable} (from \`${options.python}\`) cannot be used by the sandbox: ${fix}. Fix: make its directories world-readable (chmod o+rx), or set \`python\` to an interpreter outside a private home directory.`,
+      options.python,
     );
   }
   for (const candidate of fallbackCandidates(options.pathEnv)) {
@@ -174,7 +183,8 @@ export async function resolvePython(options: {
       // try the next candidate
     }
   }
-  throw new SandboxError(
-    `No usable Python: ${first.executable} was found but ${fix}, and no other Python ${MIN_PYTHON.join('.')}+ is installed where that uid can read it. Install one system-wide (e.g. /usr/bin/python3) or make this one world-readable.`,
+  throw new InterpreterError(
+    `No usable Python: python3 on PATH (${first.executable}) was found but ${fix}, and no other Python ${MIN_PYTHON.join('.')}+ is installed where that uid can read it. Fix: install one system-wide (e.g. /usr/bin/python3), make this one world-readable, or set \`python\` (profile field, --python) to one that is.`,
+    'python3',
   );
 }
