@@ -7,6 +7,7 @@
 import type { Message, ToolSpec } from '../lm/model.js';
 import { countRequest, type TokenEstimator } from '../lm/tokens/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { roundMs } from '../trace/round-ms.js';
 import type { InputBudget } from './budget.js';
 import { type CompactionResult, compactHistory, type MessageMeta } from './compaction.js';
 
@@ -159,7 +160,7 @@ export class ContextKeeper {
       offloadVariable: `${HISTORY_VARIABLE}_${this.offloads + 1}`,
     });
     if (result.record) {
-      result.record.elapsedMs = Math.round((now() - started - summaryMs) * 1000) / 1000;
+      result.record.elapsedMs = roundMs(now() - started - summaryMs);
     }
     this.meta = result.meta;
     if (result.offloaded) {

@@ -9,9 +9,11 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Completion } from '../lm/model.js';
 import type { ContextSource, HostCall } from '../sandbox/sandbox.js';
 import type { SubcallEvent, SubcallKind } from '../trace/events.js';
+import { roundMs } from '../trace/round-ms.js';
 import type { EventInput } from '../trace/writer.js';
 import { callWithDeadline } from './model-call.js';
 import { fmt } from './prompts/format.js';
+import { roleBounds, roleOptions } from './role-call.js';
 import type { RunShared } from './run-state.js';
 
 const PREVIEW_CHARS = 200;
@@ -123,17 +125,9 @@ async function subQuery(
   const started = shared.now();
   const request = {
     messages: [{ role: 'user' as const, content: prompt }],
-    maxTokens: sub.maxTokens,
-    ...(sub.thinking !== undefined ? { thinking: sub.thinking } : {}),
-    ...(sub.sampling ? { sampling: sub.sampling } : {}),
-    ...(sub.reasoningEffort ? { reasoningEffort: sub.reasoningEffort } : {}),
+    ...roleOptions(sub),
   };
-  const bounds = {
-    deadline: shared.deadline,
-    now: shared.o.now,
-    timeoutMs: sub.timeoutMs,
-    ...(shared.o.abortSignal ? { abortSignal: shared.o.abortSignal } : {}),
-  };
+  const bounds = roleBounds(shared, sub);
   let completion: Completion | undefined;
   try {
     completion = await callWithDeadline(model, request, bounds);
@@ -227,7 +221,7 @@ function base(
     answerPreview: answer.slice(0, PREVIEW_CHARS),
     promptSha256: sha256(prompt),
     answerSha256: sha256(answer),
-    latencyMs: Math.round(latencyMs * 1000) / 1000,
+    latencyMs: roundMs(latencyMs),
   };
 }
 
