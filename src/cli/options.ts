@@ -37,3 +37,25 @@ export function parseRateOption(value: string): number {
   }
   return n;
 }
+
+/** Parse `--compaction-threshold-pct`: a fraction of the root window, 0 < x < 1. */
+export function parseThresholdFraction(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n >= 1) {
+    throw new InvalidArgumentError(
+      `expected a fraction of the root window between 0 and 1, both excluded (e.g. 0.7), got "${value}"`,
+    );
+  }
+  return n;
+}
+
+/** Parse `--hard-ceiling-pct`: a fraction of the root window, 0 < x <= 1. */
+export function parseCeilingFraction(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 1) {
+    throw new InvalidArgumentError(
+      `expected a fraction of the root window above 0 and at most 1 (e.g. 0.9), got "${value}"`,
+    );
+  }
+  return n;
+}

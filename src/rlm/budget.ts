@@ -30,6 +30,10 @@ export interface InputBudget {
   limitTokens: number;
   /** Compaction starts above this (the threshold when set, else the limit); never above the limit. */
   compactAtTokens: number;
+  /** The compaction threshold as set (a fraction of the window), when one was. */
+  compactionThresholdPct?: number;
+  /** The hard ceiling as set (a fraction of the window), when one was. */
+  hardCeilingPct?: number;
 }
 
 /**
@@ -69,7 +73,14 @@ export function inputBudget(input: BudgetInput): InputBudget {
     threshold === undefined
       ? limitTokens
       : Math.min(limitTokens, Math.floor(threshold * contextTokens));
-  return { contextTokens, maxTokens, limitTokens, compactAtTokens };
+  return {
+    contextTokens,
+    maxTokens,
+    limitTokens,
+    compactAtTokens,
+    ...(threshold !== undefined ? { compactionThresholdPct: threshold } : {}),
+    ...(ceiling !== undefined ? { hardCeilingPct: ceiling } : {}),
+  };
 }
 
 /** Checks `0 < compaction_threshold_pct < hard_ceiling_pct <= 1` for whichever are set. */
@@ -94,7 +105,7 @@ export function validateThresholds(
   }
   if (threshold !== undefined && ceiling !== undefined && threshold >= ceiling) {
     throw new ConfigError(
-      `compaction_threshold_pct (${threshold}) must be below hard_ceiling_pct (${ceiling}); the rule is ${rule}. Fix: lower the threshold or raise the ceiling.`,
+      `compaction_threshold_pct (${threshold}) must be below hard_ceiling_pct (${ceiling}); the rule is ${rule}. Fix: lower the threshold or raise the ceiling (profile keys, or --compaction-threshold-pct / --hard-ceiling-pct).`,
       undefined,
       'compaction_threshold_pct',
     );

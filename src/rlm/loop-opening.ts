@@ -33,6 +33,10 @@ export async function openLoop(
       maxTokens: s.budget.maxTokens,
       limitTokens: s.budget.limitTokens,
       compactAtTokens: s.budget.compactAtTokens,
+      ...(s.budget.compactionThresholdPct !== undefined
+        ? { compactionThresholdPct: s.budget.compactionThresholdPct }
+        : {}),
+      ...(s.budget.hardCeilingPct !== undefined ? { hardCeilingPct: s.budget.hardCeilingPct } : {}),
     },
     ...(input.parent ? { parent: input.parent } : {}),
   });

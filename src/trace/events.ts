@@ -49,6 +49,10 @@ export interface MetadataEvent extends EventBase {
     limitTokens: number;
     /** Compaction starts above this. */
     compactAtTokens: number;
+    /** compaction_threshold_pct as set (profile, option or flag), when it was. */
+    compactionThresholdPct?: number;
+    /** hard_ceiling_pct as set (profile, option or flag), when it was. */
+    hardCeilingPct?: number;
   };
 }
 

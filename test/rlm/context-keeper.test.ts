@@ -62,6 +62,8 @@ describe('budget settings', () => {
       maxTokens: 1024,
       limitTokens: Math.floor(0.8 * 32_768),
       compactAtTokens: Math.floor(0.6 * 32_768),
+      compactionThresholdPct: 0.6,
+      hardCeilingPct: 0.8,
     });
   });
 

@@ -1,7 +1,7 @@
 /** Run-setting flags shared by `bench` and `eval` (rlm rows). */
 import type { Command } from 'commander';
 import type { RunOverrides } from '../../rlm/settings.js';
-import { parseIntegerOption } from '../options.js';
+import { parseCeilingFraction, parseIntegerOption, parseThresholdFraction } from '../options.js';
 
 export interface RunFlags {
   promptVersion?: string;
@@ -11,6 +11,8 @@ export interface RunFlags {
   outputTruncateChars?: number;
   protocol?: 'fence' | 'tools';
   plannerStyle?: string;
+  compactionThresholdPct?: number;
+  hardCeilingPct?: number;
 }
 
 export function addRunFlags(command: Command): Command {
@@ -21,7 +23,17 @@ export function addRunFlags(command: Command): Command {
     .option('--max-timeout <s>', 'seconds per rlm row', parseIntegerOption)
     .option('--output-truncate-chars <n>', 'REPL output shown per block', parseIntegerOption)
     .option('--protocol <p>', 'fence or tools')
-    .option('--planner-style <style>', 'reclamo (default) or upstream-rlm-v0');
+    .option('--planner-style <style>', 'reclamo (default) or upstream-rlm-v0')
+    .option(
+      '--compaction-threshold-pct <fraction>',
+      'compaction threshold for rlm rows, 0 < x < 1 of the root window',
+      parseThresholdFraction,
+    )
+    .option(
+      '--hard-ceiling-pct <fraction>',
+      'largest root request for rlm rows, 0 < x <= 1 of the root window',
+      parseCeilingFraction,
+    );
 }
 
 export function runOverrides(flags: RunFlags): RunOverrides {
@@ -33,5 +45,9 @@ export function runOverrides(flags: RunFlags): RunOverrides {
   if (flags.outputTruncateChars !== undefined) o.outputTruncateChars = flags.outputTruncateChars;
   if (flags.protocol !== undefined) o.protocol = flags.protocol;
   if (flags.plannerStyle !== undefined) o.plannerStyle = flags.plannerStyle;
+  if (flags.compactionThresholdPct !== undefined) {
+    o.compactionThresholdPct = flags.compactionThresholdPct;
+  }
+  if (flags.hardCeilingPct !== undefined) o.hardCeilingPct = flags.hardCeilingPct;
   return o;
 }

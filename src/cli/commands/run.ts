@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
-import { parseIntegerOption } from '../options.js';
+import { parseCeilingFraction, parseIntegerOption, parseThresholdFraction } from '../options.js';
 
 interface RunFlags {
   context: string;
@@ -25,6 +25,8 @@ interface RunFlags {
   plannerStyle?: string;
   systemPromptFile?: string;
   python?: string;
+  compactionThresholdPct?: number;
+  hardCeilingPct?: number;
 }
 
 /**
@@ -109,6 +111,16 @@ export function registerRunCommand(program: Command): void {
       'a file whose text replaces the built-in system prompt verbatim',
     )
     .option('--python <path>', 'Python interpreter for the REPL')
+    .option(
+      '--compaction-threshold-pct <fraction>',
+      "compact the root history once a request would exceed this share of the window, 0 < x < 1 (default: the profile's, else at the budget)",
+      parseThresholdFraction,
+    )
+    .option(
+      '--hard-ceiling-pct <fraction>',
+      "never send a root request above this share of the window, 0 < x <= 1, above the threshold (default: the profile's, else none)",
+      parseCeilingFraction,
+    )
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);
     });
@@ -138,6 +150,10 @@ async function runCommand(flags: RunFlags): Promise<number> {
       ? { systemPromptFile: resolve(flags.systemPromptFile) }
       : {}),
     ...(flags.python !== undefined ? { python: flags.python } : {}),
+    ...(flags.compactionThresholdPct !== undefined
+      ? { compactionThresholdPct: flags.compactionThresholdPct }
+      : {}),
+    ...(flags.hardCeilingPct !== undefined ? { hardCeilingPct: flags.hardCeilingPct } : {}),
     ...(flags.verbose
       ? { onEvent: (e: TrajectoryEvent, depth: number) => verbose(e, depth, status) }
       : {}),

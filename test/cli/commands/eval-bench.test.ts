@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { readTrajectory } from '../../../src/trace/reader.js';
 
 const run = promisify(execFile);
 const cli = join(process.cwd(), 'dist/cli/main.js');
@@ -55,6 +56,45 @@ export function score(answer, truth) { return answer.trim() === truth; }
 
     const summary = await run('node', [cli, 'bench', '--summary-only', out]);
     expect(summary.stdout).toContain('| vault | 400 size | rlm | exact 2/2 (2 seeds) |');
+  });
+
+  it('bench passes --compaction-threshold-pct and --hard-ceiling-pct to its rlm rows', async () => {
+    const out = join(dir, 'compaction-rows.json');
+    await rm(out, { force: true });
+    await run('node', [
+      cli,
+      'bench',
+      '--profile',
+      'scripted',
+      '--tasks',
+      'needle',
+      '--sizes',
+      '300',
+      '--modes',
+      'rlm',
+      '--compaction-threshold-pct',
+      '0.3',
+      '--hard-ceiling-pct',
+      '0.6',
+      '--out',
+      out,
+      '--log-dir',
+      join(dir, 'compaction-runs'),
+    ]);
+    const rows = JSON.parse(await readFile(out, 'utf8')).rows as { trajectory: string }[];
+    expect(rows).toHaveLength(1);
+    const { events } = await readTrajectory(rows[0]?.trajectory ?? '');
+    const metadata = events.find((e) => e.type === 'metadata');
+    expect(metadata?.type === 'metadata' && metadata.contextBudget).toMatchObject({
+      compactionThresholdPct: 0.3,
+      hardCeilingPct: 0.6,
+    });
+    await expect(
+      run('node', [cli, 'bench', '--profile', 'scripted', '--hard-ceiling-pct', '2']),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--hard-ceiling-pct .*above 0 and at most 1/),
+    });
   });
 
   it('rejects an unknown mode and an existing row file without --resume, with exit code 2', async () => {

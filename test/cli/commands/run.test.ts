@@ -261,6 +261,13 @@ describe('reclamo run (CLI, mock server, real worker)', () => {
     const style = await cli(['--context', context, '-q', 'q', '--planner-style', 'upstream']);
     expect(style.code).toBe(2);
     expect(style.stderr).toMatch(/upstream-rlm-v0/);
+    // Commander's usage errors (a bad flag value, an unknown flag) are configuration errors too.
+    const depth = await cli(['--context', context, '-q', 'q', '--max-depth', 'two']);
+    expect(depth.code).toBe(2);
+    expect(depth.stderr).toMatch(/--max-depth <n>' argument 'two' is invalid/);
+    const unknown = await cli(['--context', context, '-q', 'q', '--max-dept', '2']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown option '--max-dept'/);
   });
 
   it('llm_query_batched items run concurrently up to the endpoint limit', async () => {
