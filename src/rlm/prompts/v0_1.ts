@@ -22,6 +22,7 @@ ${o.protocol === 'tools' ? toolsRunText(o) : `Put code in a \`\`\`repl fenced bl
         : ''
     }
 - \`grep(text, pattern, context=3)\`, \`SHOW_VARS()\`.
+- \`history\`: a list with the output of every block run so far, oldest first, not cut to the display limit. Outputs later shortened or elided to save space are still whole there; turns replaced by a summary are kept as text in \`history_1\`, \`history_2\`, and so on.
 - \`answer\`: a dict; setting \`answer["content"]\` and \`answer["ready"] = True\` finishes the run.
 
 IMPORTANT: sub-calls are expensive. Search and slice with code first, and call the model only on text you have narrowed down. Batch related prompts into one llm_query_batched call rather than many single calls; never make hundreds of calls. There is a hard limit of ${fmt(o.maxSubcallsPerExec)} sub-calls per execution and ${fmt(o.maxSubcallsPerRun)} per run, and further calls fail with an error.`,

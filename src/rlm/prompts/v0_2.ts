@@ -23,6 +23,7 @@ ${o.protocol === 'tools' ? toolsRunText(o) : `Run code by writing it in a fenced
         : ''
     }
 - \`grep(text, pattern, context=3)\` returns matching lines with their line numbers; \`SHOW_VARS()\` lists your variables.
+- \`history\`, a list of str: the output of every block run so far, oldest first (\`history[-1]\` is the latest), not cut to the display limit. When older outputs are shortened or elided from the conversation to fit the window, read them back from here; the turns a summary replaces are kept whole as a str in \`history_1\`, \`history_2\`, and so on.
 - \`answer\`, a dict: set \`answer["content"]\` to your answer and \`answer["ready"] = True\` to finish from code.
 
 Sub-calls are the way to read: use them freely and give each one a generous slice of text. Limits, stated as facts: at most ${fmt(o.maxSubcallsPerExec)} sub-calls per execution and ${fmt(o.maxSubcallsPerRun)} per run; a call over a limit raises an error in your code.`,
