@@ -1,7 +1,8 @@
 /**
  * Root request sizes over a long scripted run through the whole harness:
- * `npm run bench -- compaction-run [turns] [outputChars]` (default 100 turns,
- * 20,000 characters). The mock OpenAI-compatible server answers over real
+ * `npm run bench -- compaction-run [turns] [outputChars] [estimator]` (default
+ * 100 turns, 20,000 characters, estimator `heuristic`; `qwen3` or `o200k`
+ * name the root model so that the run counts with that real tokenizer). The mock OpenAI-compatible server answers over real
  * HTTP, the real Python worker runs every block (each prints `outputChars`
  * letters), the window is 32,768 tokens with 4,096 reserved for the reply,
  * and outputs enter the history whole (output_truncate_chars 25,000), so
@@ -20,6 +21,19 @@ import { readTrajectory } from '../src/trace/reader.js';
 
 const turns = Number(process.argv[2] ?? 100);
 const outputChars = Number(process.argv[3] ?? 20_000);
+const which = process.argv[4] ?? 'heuristic';
+const ROOT_MODELS: Record<string, string> = {
+  heuristic: 'bench-root',
+  qwen3: 'qwen3-bench-root',
+  o200k: 'gpt-4o-bench-root',
+};
+const rootModel = ROOT_MODELS[which];
+if (!rootModel) {
+  process.stderr.write(
+    `unknown estimator ${which}; use one of ${Object.keys(ROOT_MODELS).join(', ')}\n`,
+  );
+  process.exit(2);
+}
 const CONTEXT_TOKENS = 32_768;
 const MAX_TOKENS = 4_096;
 
@@ -29,7 +43,7 @@ const code = (n: number) =>
 let served = 0;
 const server = await startMockServer({
   policy: (r) => {
-    if (r.model !== 'bench-root') return 'Summary: every turn printed letters; nothing found.';
+    if (r.model !== rootModel) return 'Summary: every turn printed letters; nothing found.';
     served++;
     return served <= turns ? `Step ${served}.\n\`\`\`repl\n${code(served)}\n\`\`\`` : 'FINAL(done)';
   },
@@ -47,7 +61,7 @@ const role = (model: string) => ({
 const profile: ResolvedProfile = {
   name: 'bench',
   source: 'bench',
-  root: role('bench-root'),
+  root: role(rootModel),
   sub: role('bench-sub'),
   run: {},
 };
@@ -70,9 +84,9 @@ const result = await run({
 const wallMs = performance.now() - started;
 await server.close();
 
-const estimator = await estimatorFor('bench-root');
+const estimator = await estimatorFor(rootModel);
 const budget = inputBudget({ contextTokens: CONTEXT_TOKENS, maxTokens: MAX_TOKENS });
-const roots = server.requests.filter((r) => r.model === 'bench-root');
+const roots = server.requests.filter((r) => r.model === rootModel);
 const sizes = roots.map((r) => countRequest(r.messages, estimator, r.tools));
 const { events } = await readTrajectory(result.trajectoryPath);
 const compactions = events.filter((e) => e.type === 'compaction');

