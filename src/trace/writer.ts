@@ -1,6 +1,7 @@
 /**
  * Trajectory writer: one JSON object per line, appended as the run goes, so
- * a run killed mid-way leaves a readable file.
+ * a run killed mid-way leaves a readable file (sub-call events reach it at the
+ * end of the event-loop turn they happened in).
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,8 @@ export class TrajectoryWriter {
   private fd: number | null;
   private sftFd: number | null = null;
   private readonly now: () => Date;
+  private pending: string[] = [];
+  private flushSoon: NodeJS.Immediate | undefined;
 
   constructor(options: TrajectoryWriterOptions) {
     mkdirSync(options.dir, { recursive: true });
@@ -54,15 +57,34 @@ export class TrajectoryWriter {
     }
   }
 
-  /** Appends one event and returns it as written. */
+  /**
+   * Appends one event and returns it as written. Sub-call events wait for the
+   * end of the current event-loop turn and go out together with the others of
+   * that turn: a batch's replies arrive in bursts, and a disk write per reply
+   * would delay the requests that follow them. Every other event is written at
+   * once (after any waiting ones, so the file keeps the order of events).
+   */
   write(event: EventInput): TrajectoryEvent {
     const full = {
       ...event,
       v: TRAJECTORY_SCHEMA_VERSION,
       t: this.now().toISOString(),
     } as TrajectoryEvent;
-    if (this.fd !== null) writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    if (this.fd === null) return full;
+    this.pending.push(`${JSON.stringify(full)}\n`);
+    if (full.type !== 'subcall') this.flush();
+    else this.flushSoon ??= setImmediate(() => this.flush());
     return full;
+  }
+
+  /** Writes the events still waiting. */
+  flush(): void {
+    if (this.flushSoon) clearImmediate(this.flushSoon);
+    this.flushSoon = undefined;
+    if (this.pending.length === 0 || this.fd === null) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    writeSync(this.fd, text);
   }
 
   /** Appends one SFT line: the messages before a root turn and the turn's content. */
@@ -72,6 +94,7 @@ export class TrajectoryWriter {
   }
 
   close(): void {
+    this.flush();
     if (this.fd !== null) closeSync(this.fd);
     if (this.sftFd !== null) closeSync(this.sftFd);
     this.fd = null;

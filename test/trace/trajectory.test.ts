@@ -53,6 +53,58 @@ describe('trajectory writer and reader', () => {
     expect(readFileSync(writer.path, 'utf8').endsWith('\n')).toBe(true);
   });
 
+  it('writes sub-call events at the end of the event-loop turn, in order with the rest', async () => {
+    mkdirSync(dir, { recursive: true });
+    const writer = new TrajectoryWriter({ dir, stem: `subcalls-${Date.now()}` });
+    const subcall = (count: number) =>
+      writer.write({
+        type: 'subcall',
+        depth: 0,
+        kind: 'llm_query_batched',
+        turn: 1,
+        block: 0,
+        count,
+        promptChars: 1,
+        answerChars: 2,
+        promptPreview: 'p',
+        answerPreview: 'ok',
+        promptSha256: 'a',
+        answerSha256: 'b',
+        latencyMs: 50,
+      });
+    subcall(1);
+    subcall(2);
+    // A burst of replies is one write, after the turn.
+    expect(readFileSync(writer.path, 'utf8')).toBe('');
+    await new Promise((done) => setImmediate(done));
+    expect((await readTrajectory(writer.path)).events.map((e) => e.type)).toEqual([
+      'subcall',
+      'subcall',
+    ]);
+    // Any other event is written at once, after the sub-calls still waiting.
+    subcall(3);
+    writer.write({
+      type: 'context_overflow',
+      turn: 1,
+      estimatedTokens: 10,
+      budgetTokens: 5,
+      contextTokens: 8,
+      maxTokens: 2,
+      action: 'forced finish',
+    });
+    const read = await readTrajectory(writer.path);
+    expect(read.events.map((e) => (e.type === 'subcall' ? e.count : e.type))).toEqual([
+      1,
+      2,
+      3,
+      'context_overflow',
+    ]);
+    // close() writes what is left.
+    subcall(4);
+    writer.close();
+    expect((await readTrajectory(writer.path)).events).toHaveLength(5);
+  });
+
   it('reports malformed lines with their numbers and keeps the good ones', () => {
     const text = [
       '{"type":"final","answer":"a","stopReason":"final","v":1,"t":"x"}',
