@@ -203,6 +203,7 @@ export abstract class HttpEndpoint {
         ...(this.retry ? { retry: this.retry } : {}),
         ...(request.deadline !== undefined ? { deadline: request.deadline } : {}),
       };
+      let handedOver = false;
       const raw = await withRetry(async () => {
         const release = await this.limiter.acquire(scope.signal);
         const timer = new AttemptTimer(scope.signal, timeoutMs, idleMs);
@@ -217,9 +218,13 @@ export abstract class HttpEndpoint {
           throw this.classify(error, timer.signal);
         } finally {
           timer.dispose();
+          if (this.limiter.waiting > 0) handedOver = true;
           release();
         }
       }, retryContext);
+      // The slot went to a waiting request, whose bytes leave only on the next tick:
+      // let them go before the caller's bookkeeping on this reply runs.
+      if (handedOver) await new Promise((resolve) => setImmediate(resolve));
       return { ...raw, endpoint: this.baseUrl, latencyMs: this.now() - start };
     } finally {
       scope.dispose();

@@ -12,6 +12,11 @@ export class Semaphore {
     }
   }
 
+  /** Callers waiting for a slot right now. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
   /** Holders right now. */
   get inUse(): number {
     return this.active;

@@ -68,11 +68,14 @@ describe('Semaphore', () => {
       order.push('c');
       r();
     });
+    expect(semaphore.waiting).toBe(3);
     controller.abort(new Error('stop'));
+    expect(semaphore.waiting).toBe(2);
     release();
     release(); // a second release is ignored
     await Promise.all([a, b, c]);
     expect(order).toEqual(['b aborted', 'a', 'c']);
     expect(semaphore.inUse).toBe(0);
+    expect(semaphore.waiting).toBe(0);
   });
 });
