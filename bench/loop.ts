@@ -1,5 +1,5 @@
 /**
- * Loop benchmark: `npm run bench -- loop [turn|needle|sizes|batched ...] [--skip-300mb]`.
+ * Loop benchmark: `npm run bench -- loop [turn|needle|sizes|batched|gigabyte ...] [--skip-300mb]`.
  *
  * Against the mock OpenAI-compatible server (scripted answers, real HTTP) and
  * the real Python worker, prints:
@@ -8,7 +8,8 @@
  * - needle in 1,000,000 lines: time inside run() and for a whole `reclamo run` process,
  * - needle in 300 MB: time inside run() and the peak memory of all processes,
  * - 200 llm_query_batched items at 50 ms with endpoint concurrency 16 and 200
- *   (this section's server runs in its own process).
+ *   (this section's server runs in its own process),
+ * - needle in 1 GB for a whole `reclamo run` process, only when `gigabyte` is named.
  * Build first (`npm run build`): the process timing spawns dist/cli/main.js.
  */
 import { spawn } from 'node:child_process';
@@ -302,6 +303,49 @@ async function timeProcesses(profileFile: string, ctx: string, n: number): Promi
   return times;
 }
 
+// 6. Needle in 1 GB (opt-in: `npm run bench -- loop gigabyte`; writes a 1 GB file under .artifacts).
+async function gigabyte(): Promise<void> {
+  const big = await sizedFile('ctx-1gb.txt', 1_000_000_000);
+  const size = statSync(big).size;
+  await withServer(needlePolicy(), 4, async (file) => {
+    const times: number[] = [];
+    const peaks: number[] = [];
+    let answer = '';
+    // The first run reads the file from disk; the median of the rest reads it from the page cache.
+    for (let i = 0; i < 4; i++) {
+      const started = performance.now();
+      const child = spawn(
+        process.execPath,
+        [
+          'dist/cli/main.js',
+          'run',
+          '--profile',
+          'bench',
+          '--context',
+          big,
+          '-q',
+          'Find the passphrase.',
+          '--log-dir',
+          join(ART, 'runs'),
+        ],
+        { env: { ...process.env, RECLAMO_PROFILES: file }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const tree = new TreeMemory(child.pid ?? 0);
+      tree.start();
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const [code] = await once(child, 'exit');
+      times.push(performance.now() - started);
+      peaks.push(tree.stop().hwmSum);
+      answer = out.trim();
+      if (code !== 0) throw new Error(`reclamo run failed on 1 GB: exit ${code}`);
+    }
+    console.log(
+      `needle in ${fmtMb(size)}, whole \`reclamo run\` process: first run ${fmtMs(times[0] ?? 0)}, then median of 3 ${fmtMs(median(times.slice(1)))}; peak memory of the process and its worker ${fmtMb(Math.max(...peaks))} = ${(Math.max(...peaks) / size).toFixed(2)}x the context (answer ${answer})`,
+    );
+  });
+}
+
 // 5. 200 batched items at 50 ms each, the server in its own process (as a real one is).
 async function batched(concurrency: number, busyWait = true): Promise<void> {
   const ctx = await sizedFile('ctx-1mb.txt', 1_000_000);
@@ -430,3 +474,5 @@ if (want('batched')) {
   // it (and so the span) up to a millisecond on a virtual machine.
   await batched(16, false);
 }
+// Only when asked for by name: it writes a 1 GB file.
+if (picked.includes('gigabyte')) await gigabyte();
