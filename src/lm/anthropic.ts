@@ -12,7 +12,6 @@ import {
   ReplyError,
   type ResolvedRequest,
 } from './endpoint-base.js';
-import { exchange, readText } from './http-transport.js';
 import type {
   FinishReason,
   LanguageModel,
@@ -22,7 +21,7 @@ import type {
   Usage,
 } from './model.js';
 import { isRecord, parseJson } from './parse-json.js';
-import { SseParser } from './sse.js';
+import { parseEventData, postRequest, readEventStream, readJsonReply } from './reply-reader.js';
 import { splitThink } from './think.js';
 import { USER_AGENT } from './user-agent.js';
 
@@ -74,44 +73,18 @@ export class AnthropicEndpoint extends HttpEndpoint {
     request: ResolvedRequest,
     io: AttemptIO,
   ): Promise<RawCompletion> {
-    const response = await exchange(this.transport, {
-      method: 'POST',
-      url: this.messagesUrl,
-      headers: io.headers,
-      body,
-      signal: io.signal,
-    });
-    io.touch();
+    const response = await postRequest(this.transport, this.messagesUrl, body, io);
     const acc = new MessageAccumulator(request.model);
     if (!io.stream) {
-      const parsed = parseJson<WireMessage>(await readText(response, io.touch));
-      if (!parsed.ok || !isRecord(parsed.value)) {
-        throw new ReplyError(
-          `the reply is not a JSON object${parsed.ok ? '' : `: ${parsed.error}`}`,
-        );
-      }
-      acc.whole(parsed.value);
+      acc.whole(await readJsonReply<WireMessage>(response, io));
       return acc.finish();
     }
-    let finished = false;
-    // Read to the end even after message_stop: stopping early would close the
-    // socket instead of returning it to the keep-alive pool.
-    const parser = new SseParser((event) => {
-      if (finished) return;
-      const parsed = parseJson<WireEvent | { type: 'error'; error?: unknown }>(event.data);
-      if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
-      if (parsed.value.type === 'error') {
-        throw streamError((parsed.value as { error?: unknown }).error);
-      }
-      acc.event(parsed.value as WireEvent);
-      if (parsed.value.type === 'message_stop') finished = true;
+    await readEventStream(response, io, (data) => {
+      const event = parseEventData<WireEvent | { type: 'error'; error?: unknown }>(data);
+      if (event.type === 'error') throw streamError((event as { error?: unknown }).error);
+      acc.event(event as WireEvent);
+      return event.type === 'message_stop';
     });
-    await response.read((text) => {
-      io.touch();
-      parser.push(text);
-    });
-    parser.end();
-    io.signal.throwIfAborted();
     return acc.finish();
   }
 }

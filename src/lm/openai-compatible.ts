@@ -13,10 +13,9 @@ import {
   ReplyError,
   type ResolvedRequest,
 } from './endpoint-base.js';
-import { exchange, readText } from './http-transport.js';
 import type { FinishReason, LanguageModel, Message, ToolCall, Usage } from './model.js';
-import { isRecord, parseJson } from './parse-json.js';
-import { SseParser } from './sse.js';
+import { isRecord } from './parse-json.js';
+import { parseEventData, postRequest, readEventStream, readJsonReply } from './reply-reader.js';
 import { splitThink } from './think.js';
 import { USER_AGENT } from './user-agent.js';
 
@@ -69,44 +68,18 @@ export class OpenAICompatibleEndpoint extends HttpEndpoint {
     request: ResolvedRequest,
     io: AttemptIO,
   ): Promise<RawCompletion> {
-    const response = await exchange(this.transport, {
-      method: 'POST',
-      url: this.completionsUrl,
-      headers: io.headers,
-      body,
-      signal: io.signal,
-    });
-    io.touch();
+    const response = await postRequest(this.transport, this.completionsUrl, body, io);
     if (!io.stream) {
-      const parsed = parseJson<WireCompletion>(await readText(response, io.touch));
-      if (!parsed.ok || !isRecord(parsed.value)) {
-        throw new ReplyError(
-          `the reply is not a JSON object${parsed.ok ? '' : `: ${parsed.error}`}`,
-        );
-      }
-      return fromCompletion(parsed.value, request.model);
+      return fromCompletion(await readJsonReply<WireCompletion>(response, io), request.model);
     }
     const acc = new StreamAccumulator(request.model);
-    let finished = false;
-    // Read to the end even after [DONE]: stopping early would close the socket
-    // instead of returning it to the keep-alive pool.
-    const parser = new SseParser((event) => {
-      if (finished) return;
-      if (event.data === '[DONE]') {
-        finished = true;
-        return;
-      }
-      const parsed = parseJson<WireChunk & { error?: unknown }>(event.data);
-      if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
-      if (parsed.value.error !== undefined) throw streamError(parsed.value.error);
-      acc.add(parsed.value);
+    await readEventStream(response, io, (data) => {
+      if (data === '[DONE]') return true;
+      const chunk = parseEventData<WireChunk & { error?: unknown }>(data);
+      if (chunk.error !== undefined) throw streamError(chunk.error);
+      acc.add(chunk);
+      return false;
     });
-    await response.read((text) => {
-      io.touch();
-      parser.push(text);
-    });
-    parser.end();
-    io.signal.throwIfAborted();
     return acc.finish();
   }
 
