@@ -2,7 +2,8 @@
 import type { Message, ToolCall, ToolSpec } from '../lm/model.js';
 import { isRecord, parseJson } from '../lm/parse-json.js';
 import type { MockRequest } from './mock-policy.js';
-import { type PlannedReply, pieces, textOf } from './mock-reply.js';
+import { type PlannedReply, pieces } from './mock-reply.js';
+import { assistantMessage, mockRequest, textOf, toolSpec } from './mock-request.js';
 
 export function parseAnthropicRequest(
   body: Record<string, unknown>,
@@ -27,11 +28,7 @@ export function parseAnthropicRequest(
         typeof raw.content === 'string'
           ? raw.content
           : textOf(blocks.filter((b) => b.type === 'text'));
-      messages.push(
-        toolCalls.length > 0
-          ? { role: 'assistant', content, toolCalls }
-          : { role: 'assistant', content },
-      );
+      messages.push(assistantMessage(content, toolCalls));
       continue;
     }
     if (typeof raw.content === 'string') {
@@ -52,22 +49,9 @@ export function parseAnthropicRequest(
   }
   const tools: ToolSpec[] = [];
   for (const raw of Array.isArray(body.tools) ? body.tools.filter(isRecord) : []) {
-    tools.push({
-      name: String(raw.name ?? ''),
-      description: String(raw.description ?? ''),
-      parameters: isRecord(raw.input_schema) ? raw.input_schema : {},
-    });
+    tools.push(toolSpec(raw.name, raw.description, raw.input_schema));
   }
-  return {
-    protocol: 'anthropic',
-    model: typeof body.model === 'string' ? body.model : '',
-    messages,
-    tools,
-    stream: body.stream === true,
-    body,
-    headers,
-    index,
-  };
+  return mockRequest('anthropic', body, headers, index, messages, tools);
 }
 
 const STOP: Record<PlannedReply['finishReason'], string> = {

@@ -2,7 +2,8 @@
 import type { Message, ToolSpec } from '../lm/model.js';
 import { isRecord } from '../lm/parse-json.js';
 import type { MockRequest } from './mock-policy.js';
-import { type PlannedReply, pieces, textOf } from './mock-reply.js';
+import { type PlannedReply, pieces } from './mock-reply.js';
+import { assistantMessage, mockRequest, textOf, toolSpec } from './mock-request.js';
 
 export function parseOpenAIRequest(
   body: Record<string, unknown>,
@@ -25,11 +26,7 @@ export function parseOpenAIRequest(
           arguments: String(fn.arguments ?? ''),
         };
       });
-      messages.push(
-        toolCalls.length > 0
-          ? { role: 'assistant', content, toolCalls }
-          : { role: 'assistant', content },
-      );
+      messages.push(assistantMessage(content, toolCalls));
     } else if (raw.role === 'system' || raw.role === 'developer') {
       messages.push({ role: 'system', content });
     } else {
@@ -40,22 +37,9 @@ export function parseOpenAIRequest(
   for (const raw of Array.isArray(body.tools) ? body.tools : []) {
     const fn = isRecord(raw) && isRecord(raw.function) ? raw.function : undefined;
     if (!fn) continue;
-    tools.push({
-      name: String(fn.name ?? ''),
-      description: String(fn.description ?? ''),
-      parameters: isRecord(fn.parameters) ? fn.parameters : {},
-    });
+    tools.push(toolSpec(fn.name, fn.description, fn.parameters));
   }
-  return {
-    protocol: 'openai',
-    model: typeof body.model === 'string' ? body.model : '',
-    messages,
-    tools,
-    stream: body.stream === true,
-    body,
-    headers,
-    index,
-  };
+  return mockRequest('openai', body, headers, index, messages, tools);
 }
 
 function wireUsage(plan: PlannedReply) {

@@ -56,21 +56,3 @@ export function pieces(text: string, size: number): string[] {
   for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
   return out;
 }
-
-/** Text of a content field that may be a string or a list of parts. */
-export function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  let text = '';
-  for (const part of content) {
-    if (typeof part === 'string') text += part;
-    else if (
-      part &&
-      typeof part === 'object' &&
-      typeof (part as { text?: unknown }).text === 'string'
-    ) {
-      text += (part as { text: string }).text;
-    }
-  }
-  return text;
-}
