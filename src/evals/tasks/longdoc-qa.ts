@@ -6,8 +6,9 @@
  */
 import { normalizeShortAnswer } from '../answer-parse.js';
 import { TaskGenerationError } from '../errors.js';
-import { Prng } from '../prng.js';
+import type { Prng } from '../prng.js';
 import type { GenerateOptions, Score, TaskGenerator, TaskInstance } from '../task.js';
+import { instanceInputs } from './instance-inputs.js';
 
 export interface LongdocQuestion {
   project: string;
@@ -112,14 +113,7 @@ export const longdocQa: TaskGenerator<LongdocTruth> = {
   sizeUnit: 'sections',
   defaultSize: 100,
   generate(options: GenerateOptions = {}): TaskInstance<LongdocTruth> {
-    const size = options.size ?? 100;
-    const seed = options.seed ?? 0;
-    if (!Number.isInteger(size) || size < 6) {
-      throw new TaskGenerationError(
-        `longdoc-qa: size must be an integer of at least 6, got ${size}`,
-      );
-    }
-    const rng = new Prng(seed, 'longdoc-qa');
+    const { size, seed, rng } = instanceInputs(longdocQa, options, { min: 6 });
     const projectCount = Math.min(PROJECT_WORDS.length, Math.max(6, Math.floor(size / 4)));
     const projects = rng
       .shuffle(PROJECT_WORDS)

@@ -3,9 +3,9 @@
  * secret passphrase and a few that mention expired ones. Exact match.
  */
 import { normalizeShortAnswer } from '../answer-parse.js';
-import { TaskGenerationError } from '../errors.js';
-import { Prng } from '../prng.js';
+import type { Prng } from '../prng.js';
 import type { GenerateOptions, TaskGenerator, TaskInstance } from '../task.js';
+import { instanceInputs } from './instance-inputs.js';
 
 export interface NeedleTruth {
   passphrase: string;
@@ -42,12 +42,7 @@ export const needle: TaskGenerator<NeedleTruth> = {
   sizeUnit: 'lines',
   defaultSize: 1_000_000,
   generate(options: GenerateOptions = {}): TaskInstance<NeedleTruth> {
-    const size = options.size ?? 1_000_000;
-    const seed = options.seed ?? 0;
-    if (!Number.isInteger(size) || size < 10) {
-      throw new TaskGenerationError(`needle: size must be an integer of at least 10, got ${size}`);
-    }
-    const rng = new Prng(seed, 'needle');
+    const { size, seed, rng } = instanceInputs(needle, options, { min: 10 });
     const answer = passphrase(rng);
     const line = rng.int(size);
     const decoys = new Map<number, string>();

@@ -6,15 +6,15 @@
  */
 import { extractJsonObject, isRecord } from '../answer-parse.js';
 import { TaskGenerationError } from '../errors.js';
-import { Prng } from '../prng.js';
+import type { Prng } from '../prng.js';
 import type { GenerateOptions, Score, TaskGenerator, TaskInstance } from '../task.js';
+import { instanceInputs } from './instance-inputs.js';
 import {
   assertParaphrase,
   CATEGORIES,
   CATEGORY_LABELS,
   type Category,
-  COMPLAINTS,
-  FILLERS,
+  complaintText,
 } from './ticket-bank.js';
 
 export interface NestedTruth {
@@ -86,7 +86,7 @@ function departmentEvents(rng: Prng, tickets: number): { events: LogEvent[]; ope
   for (let t = 0; t < tickets; t++) {
     const id = firstId + t;
     const category = rng.pick(CATEGORIES);
-    const text = `${rng.pick(COMPLAINTS[category])} ${rng.pick(FILLERS)}`.trim();
+    const text = complaintText(rng, category);
     assertParaphrase(text, category, `nested: ticket ${id}`);
     minute += rng.range(1, 30);
     events.push({ kind: 'open', id, text, minute });
@@ -151,14 +151,10 @@ export const nested: TaskGenerator<NestedTruth> = {
   sizeUnit: 'departments',
   defaultSize: 12,
   generate(options: GenerateOptions = {}): TaskInstance<NestedTruth> {
-    const size = options.size ?? 12;
-    const seed = options.seed ?? 0;
-    if (!Number.isInteger(size) || size < 2 || size > DEPARTMENTS.length) {
-      throw new TaskGenerationError(
-        `nested: size (departments) must be an integer from 2 to ${DEPARTMENTS.length}, got ${size}`,
-      );
-    }
-    const rng = new Prng(seed, 'nested');
+    const { size, seed, rng } = instanceInputs(nested, options, {
+      min: 2,
+      max: DEPARTMENTS.length,
+    });
     const category = rng.pick(CATEGORIES);
     const departments = rng.shuffle(DEPARTMENTS).slice(0, size).sort();
     const formatOf = rng.shuffle(departments.map((_, i) => i % FORMATS.length));

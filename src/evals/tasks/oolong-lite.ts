@@ -4,16 +4,15 @@
  * answer is the count per category, scored by absolute error.
  */
 import { extractJsonObject } from '../answer-parse.js';
-import { TaskGenerationError } from '../errors.js';
-import { Prng } from '../prng.js';
+import type { Prng } from '../prng.js';
 import type { GenerateOptions, Score, TaskGenerator, TaskInstance } from '../task.js';
+import { instanceInputs } from './instance-inputs.js';
 import {
   assertParaphrase,
   CATEGORIES,
   CATEGORY_LABELS,
   type Category,
-  COMPLAINTS,
-  FILLERS,
+  complaintText,
   parseCategory,
 } from './ticket-bank.js';
 
@@ -36,7 +35,7 @@ function ticketLine(rng: Prng, index: number, category: Category): string {
   const day = String(rng.range(1, 28)).padStart(2, '0');
   const month = String(rng.range(1, 12)).padStart(2, '0');
   const name = `${rng.pick(FIRST)} ${rng.pick(LAST)}`;
-  const body = `${rng.pick(COMPLAINTS[category])} ${rng.pick(FILLERS)}`.trim();
+  const body = complaintText(rng, category);
   const line = `[${ticketId(index)}] 2026-${month}-${day} | ${name} | ${body}`;
   assertParaphrase(line, category, `oolong-lite: ticket ${ticketId(index)}`);
   return line;
@@ -89,12 +88,7 @@ export const oolongLite: TaskGenerator<OolongTruth> = {
   sizeUnit: 'tickets',
   defaultSize: 300,
   generate(options: GenerateOptions = {}): TaskInstance<OolongTruth> {
-    const size = options.size ?? 300;
-    const seed = options.seed ?? 0;
-    if (!Number.isInteger(size) || size < 1) {
-      throw new TaskGenerationError(`oolong-lite: size must be a positive integer, got ${size}`);
-    }
-    const rng = new Prng(seed, 'oolong-lite');
+    const { size, seed, rng } = instanceInputs(oolongLite, options, { min: 1 });
     const counts = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
     const labels: Record<string, Category> = {};
     const lines: string[] = [];

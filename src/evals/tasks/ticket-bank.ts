@@ -4,6 +4,7 @@
  * a reader has to. Shared by oolong-lite and nested.
  */
 import { TaskGenerationError } from '../errors.js';
+import type { Prng } from '../prng.js';
 
 export const CATEGORIES = ['billing', 'shipping', 'account', 'defect', 'cancellation'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -147,4 +148,9 @@ export function parseCategory(text: string): Category | undefined {
   if (word.startsWith('account access')) return 'account';
   if (word.startsWith('product defect')) return 'defect';
   return undefined;
+}
+
+/** One ticket's complaint: a paraphrase of the category, then a filler (possibly empty). */
+export function complaintText(rng: Prng, category: Category): string {
+  return `${rng.pick(COMPLAINTS[category])} ${rng.pick(FILLERS)}`.trim();
 }
