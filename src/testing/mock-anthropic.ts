@@ -1,15 +1,11 @@
 /** The mock server's Anthropic Messages side: request normalisation and reply rendering. */
 import type { Message, ToolCall, ToolSpec } from '../lm/model.js';
 import { isRecord, parseJson } from '../lm/parse-json.js';
-import type { MockRequest } from './mock-policy.js';
 import { type PlannedReply, pieces } from './mock-reply.js';
-import { assistantMessage, mockRequest, textOf, toolSpec } from './mock-request.js';
+import { assistantMessage, type Conversation, textOf, toolSpec } from './mock-request.js';
 
-export function parseAnthropicRequest(
-  body: Record<string, unknown>,
-  headers: Record<string, string>,
-  index: number,
-): MockRequest {
+/** The messages (the system prompt first) and tools of a Messages request body. */
+export function anthropicConversation(body: Record<string, unknown>): Conversation {
   const messages: Message[] = [];
   const system = textOf(body.system);
   if (system) messages.push({ role: 'system', content: system });
@@ -51,7 +47,7 @@ export function parseAnthropicRequest(
   for (const raw of Array.isArray(body.tools) ? body.tools.filter(isRecord) : []) {
     tools.push(toolSpec(raw.name, raw.description, raw.input_schema));
   }
-  return mockRequest('anthropic', body, headers, index, messages, tools);
+  return { messages, tools };
 }
 
 const STOP: Record<PlannedReply['finishReason'], string> = {

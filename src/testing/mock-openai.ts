@@ -1,15 +1,11 @@
 /** The mock server's OpenAI-compatible side: request normalisation and reply rendering. */
 import type { Message, ToolSpec } from '../lm/model.js';
 import { isRecord } from '../lm/parse-json.js';
-import type { MockRequest } from './mock-policy.js';
 import { type PlannedReply, pieces } from './mock-reply.js';
-import { assistantMessage, mockRequest, textOf, toolSpec } from './mock-request.js';
+import { assistantMessage, type Conversation, textOf, toolSpec } from './mock-request.js';
 
-export function parseOpenAIRequest(
-  body: Record<string, unknown>,
-  headers: Record<string, string>,
-  index: number,
-): MockRequest {
+/** The messages and tools of a chat completions request body. */
+export function openAIConversation(body: Record<string, unknown>): Conversation {
   const messages: Message[] = [];
   for (const raw of Array.isArray(body.messages) ? body.messages : []) {
     if (!isRecord(raw)) continue;
@@ -39,7 +35,7 @@ export function parseOpenAIRequest(
     if (!fn) continue;
     tools.push(toolSpec(fn.name, fn.description, fn.parameters));
   }
-  return mockRequest('openai', body, headers, index, messages, tools);
+  return { messages, tools };
 }
 
 function wireUsage(plan: PlannedReply) {

@@ -40,14 +40,19 @@ export function toolSpec(name: unknown, description: unknown, parameters: unknow
   };
 }
 
-/** The request around its parsed messages and tools: model, stream flag and the raw parts. */
+/** What a protocol's parser reads out of a request body; the rest is read the same way. */
+export interface Conversation {
+  messages: Message[];
+  tools: ToolSpec[];
+}
+
+/** The request around its parsed conversation: model, stream flag and the raw parts. */
 export function mockRequest(
   protocol: MockRequest['protocol'],
   body: Record<string, unknown>,
   headers: Record<string, string>,
   index: number,
-  messages: Message[],
-  tools: ToolSpec[],
+  { messages, tools }: Conversation,
 ): MockRequest {
   return {
     protocol,

@@ -10,20 +10,21 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { isRecord, parseJson } from '../lm/parse-json.js';
 import {
+  anthropicConversation,
   anthropicError,
   anthropicEvents,
   anthropicMessage,
-  parseAnthropicRequest,
 } from './mock-anthropic.js';
 import {
   modelList,
   openAIChunks,
   openAICompletion,
+  openAIConversation,
   openAIError,
-  parseOpenAIRequest,
 } from './mock-openai.js';
 import type { MockFault, MockPolicy, MockReply, MockRequest } from './mock-policy.js';
 import { planReply } from './mock-reply.js';
+import { mockRequest } from './mock-request.js';
 import { waitUntil } from './wait-until.js';
 
 export interface MockServerOptions {
@@ -156,10 +157,11 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     const index = generationIndex++;
-    const request =
+    const conversation =
       protocol === 'openai'
-        ? parseOpenAIRequest(parsed.value, headers, index)
-        : parseAnthropicRequest(parsed.value, headers, index);
+        ? openAIConversation(parsed.value)
+        : anthropicConversation(parsed.value);
+    const request = mockRequest(protocol, parsed.value, headers, index, conversation);
     if (record) requests.push(request);
 
     let reply: MockReply;
