@@ -208,22 +208,7 @@ async function sizes(): Promise<void> {
   const peak = sampler.stop();
   // The harness alone: a `reclamo run` process and its worker (the mock server stays here).
   const cli = await withServer(needlePolicy(), 4, async (file) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'dist/cli/main.js',
-        'run',
-        '--profile',
-        'bench',
-        '--context',
-        big,
-        '-q',
-        'Find the passphrase.',
-        '--log-dir',
-        join(ART, 'runs'),
-      ],
-      { env: { ...process.env, RECLAMO_PROFILES: file }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawnRun(file, big, 'Find the passphrase.');
     const tree = new TreeMemory(child.pid ?? 0);
     tree.start();
     let out = '';
@@ -272,27 +257,32 @@ async function needle1m(): Promise<void> {
   });
 }
 
+/** A `reclamo run` process on the bench profile (built CLI), stdout and stderr piped. */
+function spawnRun(profileFile: string, ctx: string, question: string) {
+  return spawn(
+    process.execPath,
+    [
+      'dist/cli/main.js',
+      'run',
+      '--profile',
+      'bench',
+      '--context',
+      ctx,
+      '-q',
+      question,
+      '--log-dir',
+      join(ART, 'runs'),
+    ],
+    { env: { ...process.env, RECLAMO_PROFILES: profileFile }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
 /** Wall time of whole `reclamo run` processes on the needle. */
 async function timeProcesses(profileFile: string, ctx: string, n: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [
-        'dist/cli/main.js',
-        'run',
-        '--profile',
-        'bench',
-        '--context',
-        ctx,
-        '-q',
-        'Which line holds the passphrase?',
-        '--log-dir',
-        join(ART, 'runs'),
-      ],
-      { env: { ...process.env, RECLAMO_PROFILES: profileFile }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawnRun(profileFile, ctx, 'Which line holds the passphrase?');
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const [code] = await once(child, 'exit');
