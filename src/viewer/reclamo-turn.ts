@@ -1,7 +1,14 @@
 import { arr, bool, isObj, num, numOr, type Obj, obj, optStr, str } from './coerce.js';
 import { preview } from './preview.js';
 import { readUsage } from './tokens.js';
-import type { BlockView, ExecResultView, SubcallView, TurnEvent, TurnView } from './view-model.js';
+import type {
+  BlockView,
+  ExecResultView,
+  SubcallView,
+  TokenCount,
+  TurnEvent,
+  TurnView,
+} from './view-model.js';
 
 /** Builds one turn's details from the reclamo records of its timeline row, in file order. */
 export function buildReclamoTurn(records: Obj[]): TurnView {
@@ -42,12 +49,7 @@ function fromIteration(record: Obj, turn: number): TurnView {
   if (finishReason) view.finishReason = finishReason;
   const cut = optStr(record.cut);
   if (cut) view.cut = cut;
-  const endpoint = optStr(record.endpoint);
-  if (endpoint) view.endpoint = endpoint;
-  const model = optStr(record.model);
-  if (model) view.model = model;
-  const usage = readUsage(record.usage);
-  if (usage) view.usage = usage;
+  copyCallMeta(view, record);
   const timings = obj(record.timings);
   if (isObj(record.timings)) {
     view.timings = {
@@ -75,6 +77,19 @@ function fromIteration(record: Obj, turn: number): TurnView {
     };
   }
   return view;
+}
+
+/** Which endpoint and model answered a call, and its usage, where the record names them. */
+function copyCallMeta(
+  view: { endpoint?: string; model?: string; usage?: TokenCount },
+  record: Obj,
+): void {
+  const endpoint = optStr(record.endpoint);
+  if (endpoint) view.endpoint = endpoint;
+  const model = optStr(record.model);
+  if (model) view.model = model;
+  const usage = readUsage(record.usage);
+  if (usage) view.usage = usage;
 }
 
 function blockView(block: Obj, index: number): BlockView {
@@ -142,12 +157,7 @@ export function subcallView(record: Obj): SubcallView {
   if (answerSha) view.answer.sha256 = answerSha;
   const at = optStr(record.t);
   if (at) view.at = at;
-  const endpoint = optStr(record.endpoint);
-  if (endpoint) view.endpoint = endpoint;
-  const model = optStr(record.model);
-  if (model) view.model = model;
-  const usage = readUsage(record.usage);
-  if (usage) view.usage = usage;
+  copyCallMeta(view, record);
   const error = optStr(record.error);
   if (error) view.error = error;
   const child = optStr(record.child);
