@@ -2,25 +2,14 @@
  * Lenient readers of model answers for scorers: answers arrive as free text,
  * so these pull out the part a scorer needs without ever throwing.
  */
-
-/** Result of parsing untrusted text. */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-
-/** Parse JSON text without throwing. */
-export function parseJson(text: string): Parsed<unknown> {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
+import { isRecord, type ParseResult, safeParseJson } from '../util/safe-json.js';
 
 /**
  * The first JSON object in the text: the whole text when it parses, else the
  * span from the first `{` to the last `}`. Python dict reprs (single quotes)
  * are accepted too, since a FINAL_VAR of a dict arrives that way.
  */
-export function extractJsonObject(text: string): Parsed<Record<string, unknown>> {
+export function extractJsonObject(text: string): ParseResult<Record<string, unknown>> {
   const candidates = [text.trim()];
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
@@ -29,14 +18,10 @@ export function extractJsonObject(text: string): Parsed<Record<string, unknown>>
     candidates.push(span, pythonReprToJson(span));
   }
   for (const candidate of candidates) {
-    const parsed = parseJson(candidate);
+    const parsed = safeParseJson(candidate);
     if (parsed.ok && isRecord(parsed.value)) return { ok: true, value: parsed.value };
   }
   return { ok: false, error: 'no JSON object found in the answer' };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Best-effort conversion of a simple Python literal (quotes, True/False/None) to JSON. */

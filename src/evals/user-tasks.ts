@@ -17,7 +17,7 @@
 import { readdir } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isRecord } from './answer-parse.js';
+import { isRecord } from '../util/safe-json.js';
 import { EvalConfigError } from './errors.js';
 import type { Score, TaskContext, TaskGenerator, TaskInstance } from './task.js';
 

@@ -3,6 +3,8 @@
  * README, Transport). Thinking blocks become `reasoning`; cache reads
  * become `cachedInputTokens`.
  */
+
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 import {
   type AttemptIO,
   type EndpointOptions,
@@ -20,7 +22,6 @@ import type {
   ToolCall,
   Usage,
 } from './model.js';
-import { isRecord, parseJson } from './parse-json.js';
 import { parseEventData, postRequest, readEventStream, readJsonReply } from './reply-reader.js';
 import { splitThink } from './think.js';
 import { USER_AGENT } from './user-agent.js';
@@ -145,7 +146,7 @@ function toWireMessages(messages: Message[]): { system: string; messages: WireTu
         const blocks: WireBlock[] = [];
         if (message.content) blocks.push({ type: 'text', text: message.content });
         for (const call of message.toolCalls ?? []) {
-          const input = parseJson(call.arguments);
+          const input = safeParseJson(call.arguments);
           blocks.push({
             type: 'tool_use',
             id: call.id,

@@ -5,6 +5,7 @@
  * request and read the reply.
  */
 import { EndpointError, ReclamoError } from '../errors.js';
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 import {
   exchange,
   fetchTransport,
@@ -22,7 +23,6 @@ import type {
   Sampling,
   ToolSpec,
 } from './model.js';
-import { isRecord, parseJson } from './parse-json.js';
 import { isRetryableStatus, parseRetryAfter, type RetryOptions, withRetry } from './retry.js';
 import { clip, scrubSecrets } from './scrub.js';
 import { Semaphore } from './semaphore.js';
@@ -331,7 +331,7 @@ function connectionDetail(error: unknown): string | undefined {
 
 /** `{ data: [{ id }] }`, the model list both APIs send. */
 function modelIdsOf(text: string): string[] {
-  const parsed = parseJson<unknown>(text);
+  const parsed = safeParseJson<unknown>(text);
   const data = parsed.ok && isRecord(parsed.value) ? parsed.value.data : undefined;
   if (!Array.isArray(data)) throw new ReplyError('the model list is not { data: [...] }');
   return data.flatMap((entry) =>

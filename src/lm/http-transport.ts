@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import { isRecord, parseJson } from './parse-json.js';
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 
 /** What one exchange needs. The body, when there is one, is JSON text. */
 export interface HttpRequest {
@@ -199,7 +199,7 @@ export async function exchange(transport: Transport, request: HttpRequest): Prom
 
 /** The message in an error body: `{error: {message}}` (both APIs), `{error: "..."}`, `{message}`, or the text. */
 export function errorDetail(body: string, status: number): string {
-  const parsed = parseJson<unknown>(body);
+  const parsed = safeParseJson<unknown>(body);
   if (parsed.ok && isRecord(parsed.value)) {
     const { error, message } = parsed.value;
     if (isRecord(error) && typeof error.message === 'string') return error.message;

@@ -4,6 +4,8 @@
  * is built here and the reply (JSON or SSE) read here. See README, "Why not
  * Transport, for why not the official SDK.
  */
+
+import { isRecord } from '../util/safe-json.js';
 import {
   type AttemptIO,
   type EndpointOptions,
@@ -14,7 +16,6 @@ import {
   type ResolvedRequest,
 } from './endpoint-base.js';
 import type { FinishReason, LanguageModel, Message, ToolCall, Usage } from './model.js';
-import { isRecord } from './parse-json.js';
 import { parseEventData, postRequest, readEventStream, readJsonReply } from './reply-reader.js';
 import { splitThink } from './think.js';
 import { USER_AGENT } from './user-agent.js';

@@ -3,9 +3,10 @@
  * JSON object or as server-sent events. What the JSON means stays with each
  * adapter.
  */
+
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 import { type AttemptIO, ReplyError } from './endpoint-base.js';
 import { exchange, type HttpResponse, readText, type Transport } from './http-transport.js';
-import { isRecord, parseJson } from './parse-json.js';
 import { SseParser } from './sse.js';
 
 /** POSTs an encoded request body; resolves once a 2xx reply's head has arrived. */
@@ -28,7 +29,7 @@ export async function postRequest(
 
 /** Reads a whole (non-streamed) reply, which must be one JSON object. */
 export async function readJsonReply<T>(response: HttpResponse, io: AttemptIO): Promise<T> {
-  const parsed = parseJson<T>(await readText(response, io.touch));
+  const parsed = safeParseJson<T>(await readText(response, io.touch));
   if (!parsed.ok || !isRecord(parsed.value)) {
     throw new ReplyError(`the reply is not a JSON object${parsed.ok ? '' : `: ${parsed.error}`}`);
   }
@@ -60,7 +61,7 @@ export async function readEventStream(
 
 /** One stream event's data as JSON; a malformed event fails the attempt (it is retried). */
 export function parseEventData<T>(data: string): T {
-  const parsed = parseJson<T>(data);
+  const parsed = safeParseJson<T>(data);
   if (!parsed.ok) throw new ReplyError(`malformed stream event: ${parsed.error}`);
   return parsed.value;
 }

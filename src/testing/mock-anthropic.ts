@@ -1,6 +1,6 @@
 /** The mock server's Anthropic Messages side: request normalisation and reply rendering. */
 import type { Message, ToolCall, ToolSpec } from '../lm/model.js';
-import { isRecord, parseJson } from '../lm/parse-json.js';
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 import { type PlannedReply, pieces } from './mock-reply.js';
 import { assistantMessage, type Conversation, textOf, toolSpec } from './mock-request.js';
 
@@ -67,7 +67,7 @@ function usage(plan: PlannedReply, outputTokens: number) {
 }
 
 function toolInput(call: ToolCall): unknown {
-  const parsed = parseJson(call.arguments);
+  const parsed = safeParseJson(call.arguments);
   return parsed.ok ? parsed.value : {};
 }
 

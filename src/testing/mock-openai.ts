@@ -1,6 +1,6 @@
 /** The mock server's OpenAI-compatible side: request normalisation and reply rendering. */
 import type { Message, ToolSpec } from '../lm/model.js';
-import { isRecord } from '../lm/parse-json.js';
+import { isRecord } from '../util/safe-json.js';
 import { type PlannedReply, pieces } from './mock-reply.js';
 import { assistantMessage, type Conversation, textOf, toolSpec } from './mock-request.js';
 

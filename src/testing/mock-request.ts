@@ -3,7 +3,7 @@
  * MockRequest, shared by the OpenAI and Anthropic request parsers.
  */
 import type { Message, ToolCall, ToolSpec } from '../lm/model.js';
-import { isRecord } from '../lm/parse-json.js';
+import { isRecord } from '../util/safe-json.js';
 import type { MockRequest } from './mock-policy.js';
 
 /** Text of a content field that may be a string or a list of parts. */

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { isRecord, parseJson } from '../lm/parse-json.js';
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 import {
   anthropicConversation,
   anthropicError,
@@ -142,7 +142,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       finish(res, 404, json, openAIError(404, `mock server: no route for ${req.method} ${path}`));
       return;
     }
-    const parsed = parseJson(raw.toString('utf8'));
+    const parsed = safeParseJson(raw.toString('utf8'));
     if (!parsed.ok || !isRecord(parsed.value)) {
       finish(
         res,

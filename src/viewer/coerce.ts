@@ -3,12 +3,11 @@
  * what it can: a missing or odd field becomes a default instead of hiding the
  * whole line. Numbers written as strings (older upstream files) are accepted.
  */
+import { isRecord } from '../util/safe-json.js';
 
 export type Obj = Record<string, unknown>;
 
-export function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isObj: (value: unknown) => value is Obj = isRecord;
 
 export function obj(value: unknown): Obj {
   return isObj(value) ? value : {};

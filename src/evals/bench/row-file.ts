@@ -4,7 +4,7 @@
  * valid file that `--resume` continues from.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { isRecord, parseJson } from '../answer-parse.js';
+import { isRecord, safeParseJson } from '../../util/safe-json.js';
 import { EvalConfigError } from '../errors.js';
 import type { BenchRow } from './row.js';
 
@@ -26,7 +26,7 @@ export async function readRowFile(path: string): Promise<RowFile | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = parseJson(text);
+  const parsed = safeParseJson(text);
   if (!parsed.ok || !isRecord(parsed.value) || !Array.isArray(parsed.value.rows)) {
     throw new EvalConfigError(
       `${path} is not a bench row file (expected a JSON object with a "rows" array). Fix: pass the file a bench run wrote, or a new path.`,

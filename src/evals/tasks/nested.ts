@@ -4,7 +4,8 @@
  * a reading of the surviving complaints (paraphrased, so grep cannot classify
  * them). Scored per department, plus whether the "most" department is right.
  */
-import { extractJsonObject, isRecord } from '../answer-parse.js';
+import { isRecord } from '../../util/safe-json.js';
+import { extractJsonObject } from '../answer-parse.js';
 import { TaskGenerationError } from '../errors.js';
 import type { Prng } from '../prng.js';
 import type { GenerateOptions, Score, TaskGenerator, TaskInstance } from '../task.js';
