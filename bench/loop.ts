@@ -304,22 +304,7 @@ async function gigabyte(): Promise<void> {
     // The first run reads the file from disk; the median of the rest reads it from the page cache.
     for (let i = 0; i < 4; i++) {
       const started = performance.now();
-      const child = spawn(
-        process.execPath,
-        [
-          'dist/cli/main.js',
-          'run',
-          '--profile',
-          'bench',
-          '--context',
-          big,
-          '-q',
-          'Find the passphrase.',
-          '--log-dir',
-          join(ART, 'runs'),
-        ],
-        { env: { ...process.env, RECLAMO_PROFILES: file }, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const child = spawnRun(file, big, 'Find the passphrase.');
       const tree = new TreeMemory(child.pid ?? 0);
       tree.start();
       let out = '';
