@@ -26,6 +26,11 @@ export async function resolveContext(
   const none = async () => {};
   if (typeof context !== 'string') return { source: context, cleanup: none };
   if (context === '-') {
+    if ((stdin as { isTTY?: boolean }).isTTY === true) {
+      throw new ConfigError(
+        '--context - reads the context from standard input, but standard input is a terminal, not a pipe. Pipe the text in (cat notes.txt | reclamo run --context - ...) or pass a file or folder path.',
+      );
+    }
     const dir = await mkdtemp(join(tmpdir(), 'reclamo-stdin-'));
     const path = join(dir, 'context.txt');
     await pipeline(stdin, createWriteStream(path));

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ResolvedProfile } from '../config/types.js';
+import { requireText } from '../context/require-text.js';
 import { resolveContext } from '../context/resolve.js';
 import { ConfigError, ReclamoError } from '../errors.js';
 import type { LanguageModel, Usage } from '../lm/model.js';
@@ -97,7 +98,9 @@ export class RunError extends ReclamoError {
  */
 export async function run(options: RunOptions): Promise<RunResult> {
   if (typeof options.query !== 'string' || options.query.trim() === '') {
-    throw new ConfigError('run() needs a non-empty query (the question to answer).');
+    throw new ConfigError(
+      'The question is empty. Pass the question to answer with -q/--query (query in code).',
+    );
   }
   const now = options._internal?.now ?? (() => performance.timeOrigin + performance.now());
   const generateId = options._internal?.generateId ?? (() => randomBytes(3).toString('hex'));
@@ -124,6 +127,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
     // The worker starts loading the context while the model layer is set up.
     started = startSandbox(context.source, settings, python);
     const wired = await modelsOf(options, profile);
+    const given = typeof options.context === 'string' ? options.context : undefined;
+    const source = context.source;
+    if (source.kind === 'file' || source.kind === 'directory') {
+      requireText(source, (await started.sandbox).contextShape, given ?? source.path);
+    }
     const shared = new RunShared({
       settings,
       models: wired.models,

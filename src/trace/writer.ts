@@ -3,10 +3,11 @@
  * a run killed mid-way leaves a readable file (sub-call events reach it at the
  * end of the event-loop turn they happened in).
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from '../lm/model.js';
 import { TRAJECTORY_SCHEMA_VERSION, type TrajectoryEvent } from './events.js';
+import { ensureLogDir, logDirError } from './log-dir.js';
 
 /** An event as the loop hands it over: the writer adds `v` and `t`. */
 export type EventInput = TrajectoryEvent extends infer E
@@ -16,7 +17,7 @@ export type EventInput = TrajectoryEvent extends infer E
   : never;
 
 export interface TrajectoryWriterOptions {
-  /** Directory for the files; created when missing. */
+  /** Directory for the files; created when missing (a ConfigError when it cannot be). */
   dir: string;
   /** File name without extension, e.g. `20261007T094618Z-6d710f`. */
   stem: string;
@@ -47,14 +48,21 @@ export class TrajectoryWriter {
   private flushSoon: NodeJS.Immediate | undefined;
 
   constructor(options: TrajectoryWriterOptions) {
-    mkdirSync(options.dir, { recursive: true });
+    ensureLogDir(options.dir);
     this.path = join(options.dir, `${options.stem}.jsonl`);
     this.now = options.now ?? (() => new Date());
-    this.fd = openSync(this.path, 'a');
-    if (options.sft) {
-      this.sftPath = join(options.dir, `${options.stem}.sft.jsonl`);
-      this.sftFd = openSync(this.sftPath, 'a');
+    let fd: number | null = null;
+    try {
+      fd = openSync(this.path, 'a');
+      if (options.sft) {
+        this.sftPath = join(options.dir, `${options.stem}.sft.jsonl`);
+        this.sftFd = openSync(this.sftPath, 'a');
+      }
+    } catch (error) {
+      if (fd !== null) closeSync(fd);
+      throw logDirError(options.dir, error);
     }
+    this.fd = fd;
   }
 
   /**

@@ -31,10 +31,12 @@ interface RunFlags {
 
 /**
  * Exit codes: 0 answer, 1 endpoint or mid-run sandbox failure, 2 configuration, key or no
- * usable Python (InterpreterError, mapped in main.ts), 3 a limit.
+ * usable Python (InterpreterError, mapped in main.ts), 3 a limit stopped the run, or it
+ * ended with no answer at all (an empty answer is never a success).
  */
-export function exitCodeFor(stopReason: RunResult['stopReason']): number {
-  return stopReason === 'token_budget' || stopReason === 'error_limit' ? 3 : 0;
+export function exitCodeFor(stopReason: RunResult['stopReason'], answer: string): number {
+  if (stopReason === 'token_budget' || stopReason === 'error_limit') return 3;
+  return answer.trim() === '' ? 3 : 0;
 }
 
 function positiveSeconds(value: string): number {
@@ -164,7 +166,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
   let code: number;
   try {
     result = await run(options);
-    code = exitCodeFor(result.stopReason);
+    code = exitCodeFor(result.stopReason, result.answer);
   } catch (error) {
     status?.clear();
     if (!(error instanceof RunError)) throw error;
@@ -177,6 +179,11 @@ async function runCommand(flags: RunFlags): Promise<number> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     if (result.answer !== '') process.stdout.write(`${result.answer}\n`);
+    else if (code === 3) {
+      process.stderr.write(
+        `reclamo: no answer: the model gave no usable final answer and the REPL held none (stop reason ${result.stopReason}). The trajectory shows every turn.\n`,
+      );
+    }
     process.stderr.write(
       `reclamo: ${result.stopReason}, ${result.turns} turns, ${result.subcalls} sub-calls, ${(result.elapsedMs / 1000).toFixed(1)} s; trajectory ${result.trajectoryPath}\n`,
     );

@@ -1,0 +1,167 @@
+/**
+ * `reclamo run` given bad input: the built CLI as a child process, the mock
+ * server on 127.0.0.1 and the real Python worker. Each case must end fast with
+ * a message that names the problem and the fix, the right exit code, and no
+ * request to the model when there is nothing to ask about.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockPolicy, MockServer } from '../../../src/testing/index.js';
+import { startMockServer } from '../../../src/testing/index.js';
+import { readTrajectory } from '../../../src/trace/reader.js';
+import { freshDir, needleFile } from '../../rlm/helpers.js';
+
+const dir = freshDir('cli-run-bad-input');
+let server: MockServer;
+let policy: MockPolicy = () => 'FINAL(unset)';
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function cli(args: string[], stdin = ''): Promise<CliResult> {
+  const profile = join(dir, 'profiles.toml');
+  writeFileSync(
+    profile,
+    `[profiles.mock]\nbase_url = "${server.url}"\napi = "openai"\nconcurrency = 2\ncontext_tokens = 32768\nmax_iterations = 2\n[profiles.mock.root]\nmodel = "root-model"\n[profiles.mock.sub]\nmodel = "sub-model"\n`,
+  );
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['dist/cli/main.js', 'run', '--profile', 'mock', ...args],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: dir, RECLAMO_PROFILES: profile },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    // A hang is a failure of its own: kill the child well before the test times out.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+beforeAll(async () => {
+  server = await startMockServer({ policy: (r) => policy(r) });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const logDir = () => ['--log-dir', join(dir, 'runs')];
+
+describe('reclamo run: contexts with no text', () => {
+  it('an empty file, empty stdin and folders with nothing loadable exit 2 before any model call', async () => {
+    policy = () => 'FINAL(should not be asked)';
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(empty, '');
+    const hidden = join(dir, 'only-hidden');
+    mkdirSync(hidden, { recursive: true });
+    writeFileSync(join(hidden, '.notes'), 'hidden text');
+    const binary = join(dir, 'only-binary');
+    mkdirSync(binary, { recursive: true });
+    writeFileSync(join(binary, 'blob.bin'), Buffer.from([0, 1, 0xff, 0xfe, 0xc3]));
+    const bare = join(dir, 'bare');
+    mkdirSync(bare, { recursive: true });
+    const before = server.requests.length;
+
+    const file = await cli(['--context', empty, '-q', 'q', ...logDir()]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain(`The context file "${empty}" is empty. Pass a file with text`);
+
+    const stdin = await cli(['--context', '-', '-q', 'q', ...logDir()], '');
+    expect(stdin.code).toBe(2);
+    expect(stdin.stderr).toMatch(/Standard input was empty \(--context -\).*Pipe the text in/);
+
+    const h = await cli(['--context', hidden, '-q', 'q', ...logDir()]);
+    expect(h.code).toBe(2);
+    expect(h.stderr).toMatch(/holds no text to load \(no files loaded; skipped 1 hidden/);
+
+    const b = await cli(['--context', binary, '-q', 'q', ...logDir()]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/skipped 0 hidden \(name starts with "\."\), 1 not UTF-8 text/);
+
+    const e = await cli(['--context', bare, '-q', 'q', ...logDir()]);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toContain(`The context folder "${bare}" holds no text to load`);
+
+    for (const r of [file, stdin, h, b, e]) expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a question that is only whitespace exits 2 and names the flag', async () => {
+    const res = await cli(['--context', needleFile(dir), '-q', '  \n ', ...logDir()]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('The question is empty. Pass the question to answer with -q');
+  });
+});
+
+describe('reclamo run: a trajectory folder that cannot be written', () => {
+  it('a --log-dir below a file exits 2 naming the folder and the fix', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const res = await cli([
+      '--context',
+      needleFile(dir),
+      '-q',
+      'q',
+      '--log-dir',
+      join(file, 'runs'),
+    ]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(
+      `Cannot write trajectories to the folder "${join(file, 'runs')}": part of the path is a file, not a folder (ENOTDIR). Pass --log-dir`,
+    );
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a --log-dir under /proc exits 2 at once (Node recursive mkdir spins there forever)',
+    async () => {
+      const res = await cli([
+        '--context',
+        needleFile(dir),
+        '-q',
+        'q',
+        '--log-dir',
+        '/proc/reclamo-runs',
+      ]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/Cannot write trajectories to the folder "\/proc\/reclamo-runs"/);
+      expect(res.ms).toBeLessThan(15_000);
+    },
+  );
+});
+
+describe('reclamo run: a model that never answers', () => {
+  it('empty replies every turn: exit 3, "no answer" on stderr, the trajectory kept', async () => {
+    policy = () => '';
+    const res = await cli(['--context', needleFile(dir), '-q', 'q', ...logDir()]);
+    expect(res.code).toBe(3);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('reclamo: no answer: the model gave no usable final answer');
+    const path = /trajectory (\S+\.jsonl)/.exec(res.stderr)?.[1] ?? '';
+    const { events, errors } = await readTrajectory(path);
+    expect(errors).toEqual([]);
+    expect(events.filter((e) => e.type === 'iteration')).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({
+      type: 'final',
+      answer: '',
+      stopReason: 'max_iterations',
+    });
+  });
+});
