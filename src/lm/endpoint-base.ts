@@ -93,6 +93,13 @@ export interface AttemptIO {
 /** The server's reply broke off or did not follow the protocol; the attempt is retried. */
 export class ReplyError extends Error {
   override readonly name = 'ReplyError';
+  constructor(
+    message: string,
+    /** False when another attempt would get the same answer (a page that is not the API). */
+    readonly isRetryable = true,
+  ) {
+    super(message);
+  }
 }
 
 /** A reply as the adapter read it, before the driver adds endpoint and latency. */
@@ -272,7 +279,7 @@ export abstract class HttpEndpoint {
       `${this.baseUrl}: ${what}: ${scrub(detail ? `${message} (${detail})` : message)}`,
       this.baseUrl,
       undefined,
-      true,
+      !(error instanceof ReplyError) || error.isRetryable,
     );
   }
 

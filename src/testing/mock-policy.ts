@@ -25,7 +25,14 @@ export interface MockRequest {
 
 /** A failure the server injects instead of (or part-way through) a reply. */
 export type MockFault =
-  | { kind: 'status'; status: number; retryAfterSeconds?: number; body?: string }
+  /** Answer with this status and body; `contentType` defaults to JSON (a 200 with text/html plays a web page). */
+  | {
+      kind: 'status';
+      status: number;
+      retryAfterSeconds?: number;
+      body?: string;
+      contentType?: string;
+    }
   | { kind: 'hang' }
   | { kind: 'malformed-json' }
   /** Send this many stream chunks, then cut the connection. */

@@ -188,7 +188,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   ) => {
     const fault = reply.fault;
     if (fault?.kind === 'status') {
-      const headers: Record<string, string> = { ...json };
+      const headers: Record<string, string> = fault.contentType
+        ? { 'content-type': fault.contentType }
+        : { ...json };
       if (fault.retryAfterSeconds !== undefined)
         headers['retry-after'] = String(fault.retryAfterSeconds);
       finish(

@@ -165,3 +165,47 @@ describe('reclamo run: a model that never answers', () => {
     });
   });
 });
+
+describe('reclamo run: a server that is not the API', () => {
+  it('a 200 with an HTML page: exit 1 after one attempt, naming what came back and base_url', async () => {
+    policy = () => ({
+      fault: {
+        kind: 'status',
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        body: '<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>',
+      },
+    });
+    const before = server.requests.length;
+    const res = await cli(['--context', needleFile(dir), '-q', 'q', ...logDir()]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(
+      'bad reply: expected an event stream, got text/html; charset=utf-8 with "<!doctype html><html><body><h1>Welcome to nginx!</h1>',
+    );
+    expect(res.stderr).toContain("Check that base_url is the API's root");
+    // The same page would come back every time: no retries.
+    expect(server.requests.length - before).toBe(1);
+    const path = /trajectory (\S+\.jsonl)/.exec(res.stderr)?.[1] ?? '';
+    const { events } = await readTrajectory(path);
+    expect(events.at(-1)).toMatchObject({ type: 'final', stopReason: 'endpoint_error' });
+  });
+});
+
+describe('reclamo run: the endpoint fails mid-run', () => {
+  it('exit 1, and the partial answer the REPL held is printed and the trajectory kept', async () => {
+    policy = (r) =>
+      r.messages.length === 2
+        ? "```repl\nfinal_answer = 'partial 42'\nprint(final_answer)\n```"
+        : { fault: { kind: 'status', status: 400, body: 'context too long' } };
+    const res = await cli(['--context', needleFile(dir), '-q', 'q', ...logDir()]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('partial 42\n');
+    expect(res.stderr).toContain('The run stopped: ');
+    expect(res.stderr).toContain('HTTP 400: context too long');
+    const path = /trajectory (\S+\.jsonl)/.exec(res.stderr)?.[1] ?? '';
+    const { events, errors } = await readTrajectory(path);
+    expect(errors).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual(['metadata', 'iteration', 'final']);
+    expect(events.at(-1)).toMatchObject({ answer: 'partial 42', stopReason: 'endpoint_error' });
+  });
+});
