@@ -9,13 +9,26 @@ import { type FinalCandidate, parseReply, stripThink } from './fence.js';
 /** REPL variables a forced finish looks at (after the answer dict), in order. */
 export const ANSWER_VARIABLES = ['final_answer', 'answer_text', 'result', 'final'] as const;
 
+/**
+ * The longest answer a finish may return (characters). A longer one is refused
+ * with a nudge rather than cut without a word: the model can still shorten it.
+ */
+export const MAX_ANSWER_CHARS = 10_000_000;
+
 /** Why a finish was not accepted; each maps to a nudge. */
 export type RejectReason =
   | 'code_not_run'
   | 'plan_like'
   | 'missing_variable'
   | 'empty'
-  | 'unverified';
+  | 'unverified'
+  | 'too_long';
+
+/** What a reject nudge may mention: the variable, and the size of an answer too long to take. */
+export interface RejectDetail {
+  variable?: string;
+  chars?: number;
+}
 
 /** What the judge needs from the REPL (a subset of Sandbox). */
 export interface FinishReader {
@@ -38,6 +51,8 @@ export interface JudgeContext {
 export interface Judgement {
   decision: FinalDecision;
   reject?: RejectReason;
+  /** The full length of a value refused as too long. */
+  chars?: number;
 }
 
 /** Decides whether a FINAL / FINAL_VAR candidate ends the run. */
@@ -50,8 +65,10 @@ export async function judgeFinal(candidate: FinalCandidate, ctx: JudgeContext): 
     return { decision: { ...base, accepted: true } };
   }
   const base = { kind: 'final_var' as const, variable: candidate.variable };
-  const value = await readFinalVariable(candidate.variable, ctx.reader);
-  if (value === undefined) return reject(base, 'missing_variable');
+  const read = await readFinalValue(candidate.variable, ctx.reader);
+  if (read === undefined) return reject(base, 'missing_variable');
+  if (read.chars > MAX_ANSWER_CHARS) return tooLong(base, read.chars);
+  const value = read.text;
   const withAnswer = { ...base, answer: value };
   if (value.trim() === '') return reject(withAnswer, 'empty');
   if (!ctx.reverified && !ctx.wasPrinted(value)) return reject(withAnswer, 'unverified');
@@ -60,6 +77,9 @@ export async function judgeFinal(candidate: FinalCandidate, ctx: JudgeContext): 
 
 /** Judges an answer dict marked ready. */
 export function judgeAnswerDict(state: AnswerState, ctx: JudgeContext): Judgement {
+  if ((state.chars ?? 0) > MAX_ANSWER_CHARS) {
+    return tooLong({ kind: 'answer_dict' as const }, state.chars ?? 0);
+  }
   const base = { kind: 'answer_dict' as const, answer: state.content };
   if (state.content.trim() === '') return reject(base, 'empty');
   if (!ctx.reverified && !ctx.wasPrinted(state.content)) return reject(base, 'unverified');
@@ -68,6 +88,11 @@ export function judgeAnswerDict(state: AnswerState, ctx: JudgeContext): Judgemen
 
 function reject(base: Omit<FinalDecision, 'accepted'>, reason: RejectReason): Judgement {
   return { decision: { ...base, accepted: false, reason }, reject: reason };
+}
+
+/** A value too long to be the answer: refused, and the trajectory keeps only its size. */
+function tooLong(base: Omit<FinalDecision, 'accepted'>, chars: number): Judgement {
+  return { ...reject(base, 'too_long'), chars };
 }
 
 /** True for `answer`, `answer['content']` and `answer["content"]`. */
@@ -80,13 +105,24 @@ export async function readFinalVariable(
   variable: string,
   reader: FinishReader,
 ): Promise<string | undefined> {
+  return (await readFinalValue(variable, reader))?.text;
+}
+
+/** A FINAL_VAR's value (cut at MAX_ANSWER_CHARS) and its full length. */
+async function readFinalValue(
+  variable: string,
+  reader: FinishReader,
+): Promise<{ text: string; chars: number } | undefined> {
   if (isAnswerDictRef(variable)) {
     const state = await reader.readAnswer();
-    return state.content === '' ? undefined : state.content;
+    if (state.content === '') return undefined;
+    return { text: state.content, chars: state.chars ?? state.content.length };
   }
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) return undefined;
-  const value = await reader.getVariable(variable);
-  return value.exists ? (value.text ?? '') : undefined;
+  const value = await reader.getVariable(variable, MAX_ANSWER_CHARS);
+  if (!value.exists) return undefined;
+  const text = value.text ?? '';
+  return { text, chars: value.chars ?? text.length };
 }
 
 const PLAN_START =

@@ -2,7 +2,7 @@
  * Nudges: short user messages that steer the model back onto the protocol.
  * Each goes out as its own user message and is logged in the turn's record.
  */
-import type { RejectReason } from './finish.js';
+import { MAX_ANSWER_CHARS, type RejectDetail, type RejectReason } from './finish.js';
 import type { PromptVersion } from './prompts/types.js';
 
 export type NudgeKind =
@@ -29,7 +29,7 @@ export function noActionNudge(): Nudge {
 }
 
 /** The nudge for a finish that was not accepted. */
-export function rejectNudge(reason: RejectReason, detail: { variable?: string }): Nudge {
+export function rejectNudge(reason: RejectReason, detail: RejectDetail): Nudge {
   switch (reason) {
     case 'code_not_run':
       return {
@@ -55,6 +55,11 @@ export function rejectNudge(reason: RejectReason, detail: { variable?: string })
       return {
         kind: 'reverify',
         text: `Before finishing, print the value you are about to return${detail.variable ? ` (${detail.variable})` : ''} and check that it answers the question. If it does, finish again.`,
+      };
+    case 'too_long':
+      return {
+        kind: 'rejected_final',
+        text: `Your final answer${detail.variable ? ` (${detail.variable})` : ''} was not accepted: it holds ${(detail.chars ?? 0).toLocaleString('en-US')} characters, more than the ${MAX_ANSWER_CHARS.toLocaleString('en-US')} an answer may have. Finish with a shorter answer: the part that answers the question, or a summary.`,
       };
   }
 }

@@ -9,7 +9,7 @@ import type { Message, ToolCall, ToolSpec } from '../lm/model.js';
 import type { ContextShape, ExecResult, Sandbox } from '../sandbox/sandbox.js';
 import type { FinalDecision } from '../trace/events.js';
 import type { CodeBlock, FinalCandidate } from './fence.js';
-import type { RejectReason } from './finish.js';
+import type { RejectDetail, RejectReason } from './finish.js';
 import type { Nudge } from './nudges.js';
 import type { PromptVersion, SystemPromptOptions } from './prompts/types.js';
 import type { SlipKind } from './tools-slip.js';
@@ -82,7 +82,7 @@ export interface RootProtocol {
   /** Shows a block that did not run. */
   skippedBlock(index: number, code: string, why: string): string;
   /** The nudge for a refused finish. */
-  rejectNudge(reason: RejectReason, detail: { variable?: string }): Nudge;
+  rejectNudge(reason: RejectReason, detail: RejectDetail): Nudge;
   /** What the turn appends to the stored history. */
   closeTurn(input: CloseTurnInput): Message[];
 }

@@ -8,7 +8,7 @@
 import type { Message, ToolCall } from '../lm/model.js';
 import type { CodeBlock, FinalCandidate } from './fence.js';
 import { parseReply } from './fence.js';
-import type { RejectReason } from './finish.js';
+import { MAX_ANSWER_CHARS, type RejectDetail, type RejectReason } from './finish.js';
 import type { Nudge } from './nudges.js';
 import {
   contextMessage,
@@ -147,7 +147,7 @@ function toolMessages(input: CloseTurnInput, detail: ToolDetail): Message[] {
 }
 
 /** Why a final_answer call was refused, in tools terms. */
-export function toolsRejectNudge(reason: RejectReason, detail: { variable?: string }): Nudge {
+export function toolsRejectNudge(reason: RejectReason, detail: RejectDetail): Nudge {
   switch (reason) {
     case 'code_not_run':
       return {
@@ -173,6 +173,11 @@ export function toolsRejectNudge(reason: RejectReason, detail: { variable?: stri
       return {
         kind: 'reverify',
         text: `Before finishing, print the value you are about to return${detail.variable ? ` (${detail.variable})` : ''} with execute_python and check that it answers the question. If it does, call final_answer again.`,
+      };
+    case 'too_long':
+      return {
+        kind: 'rejected_final',
+        text: `final_answer was not accepted: the answer${detail.variable ? ` (${detail.variable})` : ''} holds ${(detail.chars ?? 0).toLocaleString('en-US')} characters, more than the ${MAX_ANSWER_CHARS.toLocaleString('en-US')} an answer may have. Call final_answer with a shorter answer: the part that answers the question, or a summary.`,
       };
   }
 }

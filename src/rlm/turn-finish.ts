@@ -66,10 +66,10 @@ function turnNudges(
     state.stats.rejectedFinals++;
     if (judgement.reject === 'plan_like') state.planRejected = true;
     if (judgement.reject === 'unverified') state.reverified = true;
-    finalNudge = state.protocol.rejectNudge(
-      judgement.reject,
-      decision?.variable ? { variable: decision.variable } : {},
-    );
+    finalNudge = state.protocol.rejectNudge(judgement.reject, {
+      ...(decision?.variable ? { variable: decision.variable } : {}),
+      ...(judgement.chars !== undefined ? { chars: judgement.chars } : {}),
+    });
     nudges.push(finalNudge);
   } else if (!decision && !hadCode && !parsed.acted) {
     state.stats.protocolSlips++;

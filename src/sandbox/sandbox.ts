@@ -108,6 +108,8 @@ export interface VariableInfo {
 export interface AnswerState {
   ready: boolean;
   content: string;
+  /** Full length of the content before cutting, when the sandbox reports it. */
+  chars?: number;
 }
 
 /** What isolation is actually in force (never claimed when not applied). */

@@ -167,11 +167,11 @@ describe('Python sandbox: REPL behaviour', () => {
     expect(await sb.getVariable('missing')).toEqual({ exists: false });
     await expect(sb.setVariable('context', 1)).rejects.toThrow(/reserved/);
     await expect(sb.setVariable('not a name', 1)).rejects.toThrow(/identifier/);
-    expect(await sb.readAnswer()).toEqual({ ready: false, content: '' });
+    expect(await sb.readAnswer()).toEqual({ ready: false, content: '', chars: 0 });
     await sb.exec('answer["content"] = "forty-two"\nanswer["ready"] = True');
-    expect(await sb.readAnswer()).toEqual({ ready: true, content: 'forty-two' });
+    expect(await sb.readAnswer()).toEqual({ ready: true, content: 'forty-two', chars: 9 });
     await sb.exec('answer = {"content": "replaced", "ready": True}');
-    expect(await sb.readAnswer()).toEqual({ ready: true, content: 'replaced' });
+    expect(await sb.readAnswer()).toEqual({ ready: true, content: 'replaced', chars: 8 });
   });
 
   it('caps captured output but counts all of it', async () => {

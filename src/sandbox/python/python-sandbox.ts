@@ -436,6 +436,7 @@ export class PythonSandbox implements Sandbox, WorkerListener {
     return {
       ready: msg.ready === true,
       content: typeof msg.content === 'string' ? msg.content : '',
+      ...(typeof msg.chars === 'number' ? { chars: msg.chars } : {}),
     };
   }
 

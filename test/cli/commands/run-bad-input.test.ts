@@ -5,10 +5,10 @@
  * request to the model when there is nothing to ask about.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MockPolicy, MockServer } from '../../../src/testing/index.js';
+import type { MockPolicy, MockRequest, MockServer } from '../../../src/testing/index.js';
 import { startMockServer } from '../../../src/testing/index.js';
 import { readTrajectory } from '../../../src/trace/reader.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
@@ -63,6 +63,8 @@ afterAll(async () => {
   await server.close();
 });
 
+const lastUser = (r: MockRequest | undefined) =>
+  r?.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 const logDir = () => ['--log-dir', join(dir, 'runs')];
 
 describe('reclamo run: contexts with no text', () => {
@@ -207,5 +209,35 @@ describe('reclamo run: the endpoint fails mid-run', () => {
     expect(errors).toEqual([]);
     expect(events.map((e) => e.type)).toEqual(['metadata', 'iteration', 'final']);
     expect(events.at(-1)).toMatchObject({ answer: 'partial 42', stopReason: 'endpoint_error' });
+  });
+});
+
+describe('reclamo run: an answer too long to return', () => {
+  it('FINAL_VAR naming a 12M-character string is refused with its size; a shorter one ends the run', async () => {
+    policy = (r) => {
+      const turn = r.messages.filter((m) => m.role === 'assistant').length;
+      if (turn === 0) {
+        return "```repl\nbig = 'z' * 12_000_000\nshort = big[:5] + ' and more'\nprint(len(big), short)\n```";
+      }
+      return turn === 1 ? 'FINAL_VAR(big)' : 'FINAL_VAR(short)';
+    };
+    const res = await cli([
+      ...['--context', needleFile(dir), '-q', 'q', '--json', '--max-iterations', '5'],
+      ...logDir(),
+    ]);
+    expect(res.code).toBe(0);
+    const result = JSON.parse(res.stdout);
+    expect(result).toMatchObject({ answer: 'zzzzz and more', stopReason: 'final', turns: 3 });
+    const { events } = await readTrajectory(result.trajectoryPath);
+    const refused = events.find((e) => e.type === 'iteration' && e.turn === 2);
+    expect(refused).toMatchObject({
+      final: { kind: 'final_var', variable: 'big', accepted: false, reason: 'too_long' },
+    });
+    expect(refused?.type === 'iteration' && refused.nudges[0]?.text).toBe(
+      'Your final answer (big) was not accepted: it holds 12,000,000 characters, more than the 10,000,000 an answer may have. Finish with a shorter answer: the part that answers the question, or a summary.',
+    );
+    // The model saw the refusal, and the trajectory did not take in the 12 MB value.
+    expect(lastUser(server.requests.at(-1))).toContain('it holds 12,000,000 characters');
+    expect(statSync(result.trajectoryPath).size).toBeLessThan(200_000);
   });
 });
