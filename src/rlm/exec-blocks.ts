@@ -52,6 +52,8 @@ export async function runBlocks(run: LoopRun, blocks: readonly CodeBlock[]): Pro
     const result = await sandbox.exec(block.code, {
       timeoutMs,
       maxHostCalls: s.maxSubcallsPerExec,
+      // A cancelled run interrupts the block at once instead of waiting out its timeout.
+      ...(shared.o.abortSignal ? { signal: shared.o.abortSignal } : {}),
     });
     state.stats.execs++;
     if (result.error?.type === 'SyntaxError') state.stats.syntaxErrors++;

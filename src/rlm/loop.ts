@@ -91,7 +91,9 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
       turns = turn;
       if (result.kind === 'done') outcome = result.outcome;
     }
-    if (!outcome) outcome = await finishForced('max_iterations', run);
+    // A run cancelled during its last turn says so, rather than "out of turns".
+    if (!outcome)
+      outcome = await finishForced(shared.aborted() ? 'aborted' : 'max_iterations', run);
   } catch (error) {
     // Anything unexpected (a dead sandbox, a model failure) ends the run with a partial answer.
     outcome = await finishFailed(error, run);

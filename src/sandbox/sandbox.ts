@@ -141,6 +141,8 @@ export interface ExecOptions {
   timeoutMs?: number;
   /** Cap on host calls for this execution. */
   maxHostCalls?: number;
+  /** Interrupts the execution when aborted, as its timeout would (the variables are kept). */
+  signal?: AbortSignal;
 }
 
 export interface Sandbox {

@@ -32,7 +32,7 @@ interface RunFlags {
 /**
  * Exit codes: 0 answer, 1 endpoint or mid-run sandbox failure, 2 configuration, key or no
  * usable Python (InterpreterError, mapped in main.ts), 3 a limit stopped the run, or it
- * ended with no answer at all (an empty answer is never a success).
+ * ended with no answer at all (an empty answer is never a success); 130 cancelled (Ctrl-C).
  */
 export function exitCodeFor(stopReason: RunResult['stopReason'], answer: string): number {
   if (stopReason === 'token_budget' || stopReason === 'error_limit') return 3;
@@ -162,6 +162,20 @@ async function runCommand(flags: RunFlags): Promise<number> {
     ...(status ? { onStatus: (s: RunStatus) => status.update(s) } : {}),
   };
   if (flags.thinking) delete options.thinking;
+  // Ctrl-C (or SIGTERM) stops the run cleanly: the running block is interrupted, the
+  // trajectory gets its final record and any partial answer is printed. A second one quits.
+  const cancel = new AbortController();
+  options.abortSignal = cancel.signal;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (cancel.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+    status?.clear();
+    process.stderr.write(
+      `reclamo: ${signal}: stopping the run (press Ctrl-C again to quit at once)\n`,
+    );
+    cancel.abort(new Error(`cancelled by ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let result: RunResult;
   let code: number;
   try {
@@ -173,13 +187,17 @@ async function runCommand(flags: RunFlags): Promise<number> {
     process.stderr.write(`reclamo: ${error.message}\n`);
     result = error.result;
     code = 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
+  if (result.stopReason === 'aborted') code = 130;
   status?.clear();
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     if (result.answer !== '') process.stdout.write(`${result.answer}\n`);
-    else if (code === 3) {
+    else if (code === 3 || code === 130) {
       process.stderr.write(
         `reclamo: no answer: the model gave no usable final answer and the REPL held none (stop reason ${result.stopReason}). The trajectory shows every turn.\n`,
       );

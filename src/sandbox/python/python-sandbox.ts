@@ -267,6 +267,7 @@ export class PythonSandbox implements Sandbox, WorkerListener {
       const stopTimers = () => {
         clearTimeout(timer);
         clearTimeout(grace);
+        options.signal?.removeEventListener('abort', cancel);
       };
       const done = (result: ExecResult) => {
         if (finished) return;
@@ -348,16 +349,26 @@ export class PythonSandbox implements Sandbox, WorkerListener {
         },
       };
       worker.send({ type: 'exec', rid, code, maxCalls: exec.cap, capMessage: exec.capMessage });
-      timer = setTimeout(() => {
-        timedOut = true;
+      const interrupt = (why: string) => {
+        if (grace !== undefined || finished) return;
+        clearTimeout(timer);
         worker.send({ type: 'interrupt' });
         grace = setTimeout(() => {
           void worker.kill({
             reason: 'timeout',
-            detail: `the execution passed its ${timeoutMs} ms timeout and did not stop within ${this.settings.interruptGraceMs} ms of being interrupted, so the worker was killed`,
+            detail: `${why} and did not stop within ${this.settings.interruptGraceMs} ms of being interrupted, so the worker was killed`,
           });
         }, this.settings.interruptGraceMs);
+      };
+      timer = setTimeout(() => {
+        timedOut = true;
+        interrupt(`the execution passed its ${timeoutMs} ms timeout`);
       }, timeoutMs);
+      if (options.signal?.aborted) cancel();
+      else options.signal?.addEventListener('abort', cancel, { once: true });
+      function cancel(): void {
+        interrupt('the execution was cancelled');
+      }
     });
   }
 

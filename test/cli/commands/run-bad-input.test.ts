@@ -24,12 +24,17 @@ interface CliResult {
   ms: number;
 }
 
-function cli(args: string[], stdin = ''): Promise<CliResult> {
+function writeProfile(): string {
   const profile = join(dir, 'profiles.toml');
   writeFileSync(
     profile,
     `[profiles.mock]\nbase_url = "${server.url}"\napi = "openai"\nconcurrency = 2\ncontext_tokens = 32768\nmax_iterations = 2\n[profiles.mock.root]\nmodel = "root-model"\n[profiles.mock.sub]\nmodel = "sub-model"\n`,
   );
+  return profile;
+}
+
+function cli(args: string[], stdin = ''): Promise<CliResult> {
+  const profile = writeProfile();
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -239,5 +244,59 @@ describe('reclamo run: an answer too long to return', () => {
     // The model saw the refusal, and the trajectory did not take in the 12 MB value.
     expect(lastUser(server.requests.at(-1))).toContain('it holds 12,000,000 characters');
     expect(statSync(result.trajectoryPath).size).toBeLessThan(200_000);
+  });
+});
+
+describe('reclamo run: Ctrl-C', () => {
+  it('interrupts a block stuck in a loop, prints the partial answer, closes the trajectory, exits 130', async () => {
+    policy = (r) =>
+      r.messages.filter((m) => m.role === 'assistant').length === 0
+        ? "```repl\nfinal_answer = 'partial 7'\nprint(final_answer)\n```"
+        : '```repl\nwhile True:\n    pass\n```';
+    const before = server.requests.length;
+    const profile = writeProfile();
+    const child = spawn(
+      process.execPath,
+      [
+        'dist/cli/main.js',
+        'run',
+        '--profile',
+        'mock',
+        '--context',
+        needleFile(dir),
+        '-q',
+        'q',
+        ...logDir(),
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: dir, RECLAMO_PROFILES: profile },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    child.stdin.end();
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    // Once the second turn's loop has been handed out, interrupt the run.
+    for (let i = 0; i < 300 && server.requests.length < before + 2; i++) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await new Promise((done) => setTimeout(done, 300)); // the loop is running by now
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const code = await closed;
+    expect(Date.now() - sent).toBeLessThan(10_000); // the exec timeout is 120 s
+    expect(code).toBe(130);
+    expect(stdout).toBe('partial 7\n');
+    expect(stderr).toContain('reclamo: SIGINT: stopping the run');
+    const path = /trajectory (\S+\.jsonl)/.exec(stderr)?.[1] ?? '';
+    const { events } = await readTrajectory(path);
+    expect(events.at(-1)).toMatchObject({
+      type: 'final',
+      stopReason: 'aborted',
+      answer: 'partial 7',
+    });
   });
 });
