@@ -4,13 +4,14 @@
  * temporary file (streamed, never held in memory).
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ConfigError } from '../errors.js';
 import type { ContextSource } from '../sandbox/sandbox.js';
+import { fsReason } from '../util/fs-reason.js';
 
 export interface ResolvedContext {
   source: ContextSource;
@@ -47,9 +48,21 @@ export async function resolveContext(
       context,
     );
   }
-  if (info.isDirectory()) return { source: { kind: 'directory', path }, cleanup: none };
-  if (!info.isFile()) {
+  if (!info.isDirectory() && !info.isFile()) {
     throw new ConfigError(`The context "${context}" is not a regular file or a folder.`, context);
   }
-  return { source: { kind: 'file', path }, cleanup: none };
+  const kind = info.isDirectory() ? 'directory' : 'file';
+  // A folder must be listable and enterable; a file readable.
+  const mode = kind === 'directory' ? constants.R_OK | constants.X_OK : constants.R_OK;
+  const denied = await access(path, mode).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (denied !== undefined) {
+    throw new ConfigError(
+      `The context ${kind === 'directory' ? 'folder' : 'file'} "${context}" cannot be read: ${fsReason(denied)}. Fix its permissions (chmod u+r${kind === 'directory' ? 'x' : ''}) or pass another path.`,
+      context,
+    );
+  }
+  return { source: { kind, path } as ContextSource, cleanup: none };
 }

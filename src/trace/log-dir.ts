@@ -6,29 +6,19 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { fsReason } from '../util/fs-reason.js';
 
-const REASONS: Record<string, string> = {
-  ENOTDIR: 'part of the path is a file, not a folder',
-  EEXIST: 'it exists and is not a folder',
-  EACCES: 'permission denied',
-  EPERM: 'the operation is not permitted',
-  EROFS: 'the file system is read-only',
-  ENOENT: 'a folder cannot be created there',
-  ENOSPC: 'the disk is full',
-};
-
-/** The reason behind a file-system error, in words. */
-export function fsReason(error: unknown): string {
+function mkdirReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const known = typeof code === 'string' ? REASONS[code] : undefined;
-  if (known !== undefined) return `${known} (${String(code)})`;
-  return error instanceof Error ? error.message : String(error);
+  if (code === 'EEXIST') return 'it exists and is not a folder (EEXIST)';
+  if (code === 'ENOENT') return 'a folder cannot be created there (ENOENT)';
+  return fsReason(error);
 }
 
 /** The ConfigError for a trajectory folder or file that cannot be written. */
 export function logDirError(dir: string, error: unknown): ConfigError {
   return new ConfigError(
-    `Cannot write trajectories to the folder "${dir}": ${fsReason(error)}. Pass --log-dir (logDir in code) a folder you can write to.`,
+    `Cannot write trajectories to the folder "${dir}": ${mkdirReason(error)}. Pass --log-dir (logDir in code) a folder you can write to.`,
     dir,
   );
 }

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
+import type { ContextShape } from '../../sandbox/sandbox.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
 import { parseCeilingFraction, parseIntegerOption, parseThresholdFraction } from '../options.js';
 
@@ -156,9 +157,10 @@ async function runCommand(flags: RunFlags): Promise<number> {
       ? { compactionThresholdPct: flags.compactionThresholdPct }
       : {}),
     ...(flags.hardCeilingPct !== undefined ? { hardCeilingPct: flags.hardCeilingPct } : {}),
-    ...(flags.verbose
-      ? { onEvent: (e: TrajectoryEvent, depth: number) => verbose(e, depth, status) }
-      : {}),
+    onEvent: (e: TrajectoryEvent, depth: number) => {
+      if (e.type === 'metadata' && depth === 0) skippedNote(e.context, status);
+      if (flags.verbose) verbose(e, depth, status);
+    },
     ...(status ? { onStatus: (s: RunStatus) => status.update(s) } : {}),
   };
   if (flags.thinking) delete options.thinking;
@@ -207,6 +209,16 @@ async function runCommand(flags: RunFlags): Promise<number> {
     );
   }
   return code;
+}
+
+/** Says on stderr when a context folder had files that could not be loaded. */
+function skippedNote(shape: ContextShape, status: StatusLine | undefined): void {
+  const s = shape.skipped;
+  if (!s || s.notUtf8 + (s.unreadable ?? 0) === 0) return;
+  status?.clear();
+  process.stderr.write(
+    `reclamo: note: loaded ${shape.partLengths.length} files from the context folder; skipped ${s.notUtf8} not UTF-8 text, ${s.unreadable ?? 0} unreadable, ${s.hidden} hidden\n`,
+  );
 }
 
 function verbose(event: TrajectoryEvent, depth: number, status: StatusLine | undefined): void {

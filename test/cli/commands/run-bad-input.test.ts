@@ -5,7 +5,7 @@
  * request to the model when there is nothing to ask about.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockPolicy, MockRequest, MockServer } from '../../../src/testing/index.js';
@@ -298,5 +298,64 @@ describe('reclamo run: Ctrl-C', () => {
       stopReason: 'aborted',
       answer: 'partial 7',
     });
+  });
+});
+
+describe('reclamo run: files it may not read', () => {
+  // Root reads everything, so as root the CLI runs as nobody (uid 65534) for this case.
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+  it('an unreadable context file exits 2 naming it and the fix; a folder notes what it skipped', async () => {
+    policy = (r) =>
+      r.messages.length === 2 ? '```repl\nprint(sorted(context))\n```' : 'FINAL(listed)';
+    const open = join(dir, 'open');
+    mkdirSync(open, { recursive: true, mode: 0o777 });
+    chmodSync(open, 0o777);
+    const locked = join(open, 'locked.txt');
+    writeFileSync(locked, 'secret');
+    chmodSync(locked, 0o000);
+    writeFileSync(join(open, 'notes.txt'), 'readable');
+    chmodSync(join(open, 'notes.txt'), 0o644);
+    writeFileSync(join(open, 'blob.bin'), Buffer.from([0xff, 0xfe, 0x00]));
+    chmodSync(join(open, 'blob.bin'), 0o644);
+    const runs = join(dir, 'runs-any-user');
+    mkdirSync(runs, { recursive: true });
+    chmodSync(runs, 0o777);
+    const profile = writeProfile();
+    chmodSync(profile, 0o644);
+    const spawnCli = (context: string) =>
+      new Promise<CliResult>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [
+            ...['dist/cli/main.js', 'run', '--profile', 'mock', '--context', context, '-q', 'q'],
+            ...['--log-dir', runs],
+          ],
+          {
+            env: { PATH: process.env.PATH ?? '', HOME: runs, RECLAMO_PROFILES: profile },
+            stdio: ['ignore', 'pipe', 'pipe'],
+            ...asUser,
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr, ms: 0 }));
+      });
+
+    const file = await spawnCli(locked);
+    expect(file.stderr).toContain(
+      `The context file "${locked}" cannot be read: permission denied (EACCES). Fix its permissions`,
+    );
+    expect(file.code).toBe(2);
+
+    const folder = await spawnCli(open);
+    expect(folder.code).toBe(0);
+    expect(folder.stderr).toContain(
+      'reclamo: note: loaded 1 files from the context folder; skipped 1 not UTF-8 text, 1 unreadable, 0 hidden',
+    );
+    expect(folder.stdout).toBe('listed\n');
   });
 });
