@@ -148,9 +148,7 @@ function introducesCode(text: string): boolean {
 export function proseAnswer(content: string): string {
   const text = stripThink(content);
   const parsed = parseReply(text);
-  let prose = text
-    .replace(/^[ \t]*```[^\n]*\n[\s\S]*?^[ \t]*```[ \t]*$/gm, '')
-    .replace(/^[ \t]*```[^\n]*\n[\s\S]*$/gm, '')
+  let prose = withoutFences(text)
     .replace(/<tool_call>[\s\S]*?(<\/tool_call>|$)/g, '')
     .replace(/<\/?(arg_key|arg_value|value|repl)>/g, '');
   // A FINAL that could not be used still carries the model's intended answer text.
@@ -158,6 +156,32 @@ export function proseAnswer(content: string): string {
   prose = prose.replace(/\n{3,}/g, '\n\n').trim();
   if (prose === '' || isPlanLike(prose) || introducesCode(prose)) return '';
   return prose;
+}
+
+/**
+ * The text with every fenced block removed (an unclosed one up to the end), each
+ * closed block leaving an empty line. One pass over the lines: a regex that looks
+ * for each opening fence's close is quadratic on a reply full of unclosed fences.
+ */
+function withoutFences(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let inFence = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (inFence) {
+      if (/^[ \t]*```[ \t]*$/.test(line)) {
+        inFence = false;
+        out.push('');
+      }
+    } else if (/^[ \t]*```/.test(line) && i < lines.length - 1) {
+      // An opening fence needs a line break after it, as in the fence parser.
+      inFence = true;
+    } else {
+      out.push(line);
+    }
+  }
+  return out.join('\n');
 }
 
 /** Whether a string looks like code rather than an answer (a guard for every fallback). */

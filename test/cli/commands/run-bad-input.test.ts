@@ -359,3 +359,17 @@ describe('reclamo run: files it may not read', () => {
     expect(folder.stdout).toBe('listed\n');
   });
 });
+
+describe('reclamo run: replies built to be slow to parse', () => {
+  it('100,000 unclosed fences in every reply end the run in seconds, not minutes', async () => {
+    policy = (r) => (r.model === 'root-model' ? '```repl\n'.repeat(100_000) : 'sub');
+    const res = await cli([
+      ...['--context', needleFile(dir), '-q', 'q', '--max-iterations', '1'],
+      ...logDir(),
+    ]);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain('reclamo: no answer');
+    // The forced finish's prose fallback was quadratic in the fences: about 54 s here.
+    expect(res.ms).toBeLessThan(15_000);
+  });
+});
