@@ -41,7 +41,17 @@ const ARG_PREFIX =
 /** Removes `<think>...</think>` blocks (and an unclosed trailing one) from reply text. */
 export function stripThink(text: string): string {
   if (!text.includes('<think')) return text;
-  return text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/<think>[\s\S]*$/, '');
+  // One pass with indexOf: a lazy regex rescans to the end from every unclosed <think>.
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('<think>', at);
+    if (open === -1) return out + text.slice(at);
+    out += text.slice(at, open);
+    const close = text.indexOf('</think>', open + 7);
+    if (close === -1) return out;
+    at = close + 8;
+  }
 }
 
 interface Segment {

@@ -11,8 +11,9 @@ export type UpstreamFinal =
   | { kind: 'final'; answer: string };
 
 const REPL_BLOCK = /```(?:repl|python)\s*\n([\s\S]*?)\n```/g;
-const FINAL_VAR = /^\s*FINAL_VAR\(([\s\S]*?)\)/m;
-const FINAL_START = /^\s*FINAL\(/m;
+// `[^\S\n]*`, not `\s*`: spaces that may span lines make every line start rescan the rest.
+const FINAL_VAR_START = /^[^\S\n]*FINAL_VAR\(/m;
+const FINAL_START = /^[^\S\n]*FINAL\(/m;
 
 /** The code of every ```repl or ```python block, in document order, each stripped of surrounding whitespace. */
 export function findReplBlocks(text: string): string[] {
@@ -45,8 +46,15 @@ function finalArgument(text: string, open: number): string | null {
 
 /** FINAL_VAR is looked for first, then FINAL; each only at the start of a line. */
 export function findUpstreamFinal(text: string): UpstreamFinal | null {
-  const v = FINAL_VAR.exec(text);
-  if (v) return { kind: 'final_var', variable: cleanVariableName(v[1] ?? '') };
+  const v = FINAL_VAR_START.exec(text);
+  // The name runs to the first `)`; with none after the first FINAL_VAR( there is none later either.
+  const close = v ? text.indexOf(')', v.index + v[0].length) : -1;
+  if (v && close !== -1) {
+    return {
+      kind: 'final_var',
+      variable: cleanVariableName(text.slice(v.index + v[0].length, close)),
+    };
+  }
   const f = FINAL_START.exec(text);
   if (f) {
     const answer = finalArgument(text, f.index + f[0].length);

@@ -372,4 +372,25 @@ describe('reclamo run: replies built to be slow to parse', () => {
     // The forced finish's prose fallback was quadratic in the fences: about 54 s here.
     expect(res.ms).toBeLessThan(15_000);
   });
+
+  it('a million unclosed <think> tags: no answer, in seconds', async () => {
+    policy = (r) => (r.model === 'root-model' ? '<think>'.repeat(150_000) : 'sub');
+    const res = await cli([
+      ...['--context', needleFile(dir), '-q', 'q', '--max-iterations', '1'],
+      ...logDir(),
+    ]);
+    expect(res.code).toBe(3);
+    expect(res.ms).toBeLessThan(15_000); // the old think-stripping regex: 20 s per pass over this reply
+  });
+
+  it('upstream layout: 200,000 blank lines before FINAL are read in seconds', async () => {
+    policy = (r) => (r.model === 'root-model' ? `${'\n'.repeat(200_000)}FINAL(found it)` : 'sub');
+    const res = await cli([
+      ...['--context', needleFile(dir), '-q', 'q', '--planner-style', 'upstream-rlm-v0'],
+      ...logDir(),
+    ]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('found it\n');
+    expect(res.ms).toBeLessThan(15_000); // the old FINAL_VAR regex: 18 s per pass over this reply
+  });
 });
