@@ -12,34 +12,48 @@ export interface SseEvent {
 }
 
 export class SseParser {
-  private buffer = '';
+  /** Text received since the last complete event, in pieces (joined only at a boundary). */
+  private parts: string[] = [];
+  /** The last character held in `parts` ('' when none), for a boundary split across pieces. */
+  private last = '';
+  /** A CR at the end of a piece may be half of a CRLF: decided with the next piece. */
+  private heldCr = false;
 
   constructor(private readonly onEvent: (event: SseEvent) => void) {}
 
-  /** Feeds the next piece of the stream. */
+  /**
+   * Feeds the next piece of the stream. Only the new piece is searched for an
+   * event boundary, so one huge event arriving in small pieces costs linear time.
+   */
   push(text: string): void {
-    let buffer = this.buffer + text;
-    // A CR at the end may be half of a CRLF split across pieces: decide next time.
-    let held = '';
-    if (buffer.endsWith('\r')) {
-      held = '\r';
-      buffer = buffer.slice(0, -1);
-    }
-    if (buffer.includes('\r')) buffer = buffer.replace(/\r\n?/g, '\n');
+    let piece = this.heldCr ? `\r${text}` : text;
+    this.heldCr = piece.endsWith('\r');
+    if (this.heldCr) piece = piece.slice(0, -1);
+    if (piece.includes('\r')) piece = piece.replace(/\r\n?/g, '\n');
+    if (piece === '') return;
+    const boundary = `${this.last}${piece}`.includes('\n\n');
+    this.parts.push(piece);
+    this.last = piece.slice(-1);
+    if (!boundary) return;
+    const buffer = this.parts.join('');
     let start = 0;
-    let end = buffer.indexOf('\n\n', start);
+    let end = buffer.indexOf('\n\n');
     while (end >= 0) {
       this.emit(buffer.slice(start, end));
       start = end + 2;
       end = buffer.indexOf('\n\n', start);
     }
-    this.buffer = (start === 0 ? buffer : buffer.slice(start)) + held;
+    const rest = buffer.slice(start);
+    this.parts = rest === '' ? [] : [rest];
+    this.last = rest.slice(-1);
   }
 
   /** The stream ended: a last event without its blank line still counts. */
   end(): void {
     this.push('\n\n');
-    this.buffer = '';
+    this.parts = [];
+    this.last = '';
+    this.heldCr = false;
   }
 
   private emit(block: string): void {
