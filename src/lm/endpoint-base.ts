@@ -276,7 +276,7 @@ export abstract class HttpEndpoint {
         ? 'bad reply'
         : 'connection failed';
     return new EndpointError(
-      `${this.baseUrl}: ${what}: ${scrub(detail ? `${message} (${detail})` : message)}`,
+      `${this.baseUrl}: ${what}: ${scrub(detail ? `${message} (${detail})` : message)}${connectionHint(`${message} ${detail ?? ''}`)}`,
       this.baseUrl,
       undefined,
       !(error instanceof ReplyError) || error.isRetryable,
@@ -324,6 +324,17 @@ function statusOf(error: unknown): number | undefined {
 function headersOf(error: unknown): Headers | undefined {
   const headers = (error as { headers?: unknown }).headers;
   return headers instanceof Headers ? headers : undefined;
+}
+
+/** What to do about the connection failures a wrong base_url or a stopped server cause. */
+function connectionHint(text: string): string {
+  if (/ECONNREFUSED/.test(text)) {
+    return '. Nothing is listening there: start the model server, or fix base_url in the profile (reclamo profiles show NAME shows it)';
+  }
+  if (/ENOTFOUND|EAI_AGAIN/.test(text)) {
+    return '. The host name does not resolve: check base_url in the profile';
+  }
+  return '';
 }
 
 function connectionDetail(error: unknown): string | undefined {
