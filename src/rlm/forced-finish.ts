@@ -13,6 +13,7 @@ import {
   ANSWER_VARIABLES,
   isPlanLike,
   looksLikeCode,
+  MAX_ANSWER_CHARS,
   proseAnswer,
   readFinalVariable,
 } from './finish.js';
@@ -138,7 +139,7 @@ async function snapshot(sandbox: Sandbox | undefined): Promise<ReplSnapshot> {
   try {
     out.answer = await sandbox.readAnswer();
     for (const name of ANSWER_VARIABLES) {
-      const value = await sandbox.getVariable(name, 200_000);
+      const value = await sandbox.getVariable(name, MAX_ANSWER_CHARS);
       if (value.exists && value.text !== undefined) {
         out.variables.push({ name, preview: value.text.slice(0, PREVIEW_CHARS), full: value.text });
       }

@@ -394,3 +394,20 @@ describe('reclamo run: replies built to be slow to parse', () => {
     expect(res.ms).toBeLessThan(15_000); // the old FINAL_VAR regex: 18 s per pass over this reply
   });
 });
+
+describe('reclamo run: a long answer left in a variable', () => {
+  it('out of turns, the forced finish returns all 300,000 characters of final_answer', async () => {
+    policy = (r) =>
+      r.messages.filter((m) => m.role === 'assistant').length === 0
+        ? "```repl\nfinal_answer = 'r' * 300_000\nprint(len(final_answer))\n```"
+        : 'Still thinking about it.';
+    const res = await cli([
+      ...['--context', needleFile(dir), '-q', 'q', '--max-iterations', '1', '--json'],
+      ...logDir(),
+    ]);
+    expect(res.code).toBe(0);
+    const result = JSON.parse(res.stdout);
+    expect(result.forcedFinish).toEqual({ source: 'variable', variable: 'final_answer' });
+    expect(result.answer).toBe('r'.repeat(300_000)); // was cut at 200,000 without a word
+  });
+});
