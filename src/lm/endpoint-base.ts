@@ -263,7 +263,7 @@ export abstract class HttpEndpoint {
         headers?.get('retry-after-ms'),
       );
       return new EndpointError(
-        `${this.baseUrl}: HTTP ${status}: ${scrub(message)}`,
+        `${this.baseUrl}: HTTP ${status}: ${scrub(message)}${statusHint(status)}`,
         this.baseUrl,
         status,
         isRetryableStatus(status),
@@ -324,6 +324,17 @@ function statusOf(error: unknown): number | undefined {
 function headersOf(error: unknown): Headers | undefined {
   const headers = (error as { headers?: unknown }).headers;
   return headers instanceof Headers ? headers : undefined;
+}
+
+/** What to do about the statuses a wrong key, base_url or model name cause. */
+function statusHint(status: number): string {
+  if (status === 401 || status === 403) {
+    return '. The server refused the key: check api_key_env / api_key_cmd in the profile (reclamo profiles show NAME shows where the key comes from)';
+  }
+  if (status === 404) {
+    return '. Check base_url (OpenAI-compatible servers usually want it to end in /v1) and the model name in the profile';
+  }
+  return '';
 }
 
 /** What to do about the connection failures a wrong base_url or a stopped server cause. */

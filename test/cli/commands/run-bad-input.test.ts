@@ -411,3 +411,22 @@ describe('reclamo run: a long answer left in a variable', () => {
     expect(result.answer).toBe('r'.repeat(300_000)); // was cut at 200,000 without a word
   });
 });
+
+describe('reclamo run: a key or address the server refuses', () => {
+  it('401 and 404 say which profile fields to check', async () => {
+    policy = () => ({
+      fault: { kind: 'status', status: 401, body: '{"error":{"message":"Invalid API key"}}' },
+    });
+    const key = await cli(['--context', needleFile(dir), '-q', 'q', ...logDir()]);
+    expect(key.code).toBe(1);
+    expect(key.stderr).toContain(
+      'HTTP 401: Invalid API key. The server refused the key: check api_key_env / api_key_cmd in the profile',
+    );
+    policy = () => ({
+      fault: { kind: 'status', status: 404, body: '404 page not found', contentType: 'text/plain' },
+    });
+    const path = await cli(['--context', needleFile(dir), '-q', 'q', ...logDir()]);
+    expect(path.code).toBe(1);
+    expect(path.stderr).toContain('HTTP 404: 404 page not found. Check base_url');
+  });
+});
