@@ -3,6 +3,14 @@ import { type Command, CommanderError } from 'commander';
 import { ConfigError, InterpreterError, KeyError } from '../errors.js';
 import { buildProgram } from './program.js';
 
+// A reader that goes away (`reclamo run ... | head -1`) is not an error: the run is done
+// and its trajectory written; stop writing instead of dying with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 const program = await buildProgram(process.argv[2]);
 // Commander's usage errors (a bad flag value, an unknown option) throw instead of exiting,
 // so they get the configuration exit code below.

@@ -430,3 +430,31 @@ describe('reclamo run: a key or address the server refuses', () => {
     expect(path.stderr).toContain('HTTP 404: 404 page not found. Check base_url');
   });
 });
+
+describe('reclamo run | head', () => {
+  it('a reader that closes the pipe early: no stack trace, exit 0, the trajectory named', async () => {
+    policy = (r) =>
+      r.messages.filter((m) => m.role === 'assistant').length === 0
+        ? "```repl\nfinal_answer = 'z' * 3_000_000\nprint(final_answer[:10])\n```"
+        : 'FINAL_VAR(final_answer)';
+    const child = spawn(
+      process.execPath,
+      [
+        ...['dist/cli/main.js', 'run', '--profile', 'mock', '--context', needleFile(dir)],
+        ...['-q', 'q', '--max-iterations', '5', ...logDir()],
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: dir, RECLAMO_PROFILES: writeProfile() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Like `head -c 10`: read the first piece, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).not.toContain('EPIPE');
+    expect(stderr).toMatch(/reclamo: final, 3 turns, .*trajectory \S+\.jsonl/);
+    expect(code).toBe(0);
+  });
+});
