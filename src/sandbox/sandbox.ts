@@ -11,6 +11,8 @@ export interface ContextShape {
   totalChars: number;
   /** Characters of each part (one entry for a str; one per file for a dict). */
   partLengths: number[];
+  /** A file context that is not valid UTF-8: the byte offset of the first bad byte (bad bytes became U+FFFD). */
+  invalidUtf8At?: number;
   /** Files skipped when loading a directory. */
   skipped?: {
     /** Hidden entries (names starting with `.`), files and directories alike. */

@@ -211,8 +211,14 @@ async function runCommand(flags: RunFlags): Promise<number> {
   return code;
 }
 
-/** Says on stderr when a context folder had files that could not be loaded. */
+/** Says on stderr when a context file was not UTF-8, or a folder had files that could not be loaded. */
 function skippedNote(shape: ContextShape, status: StatusLine | undefined): void {
+  if (shape.invalidUtf8At !== undefined) {
+    status?.clear();
+    process.stderr.write(
+      `reclamo: note: the context file is not valid UTF-8 (first bad byte at offset ${shape.invalidUtf8At}); bad bytes were replaced by U+FFFD. If it is another encoding, convert it first (iconv -f UTF-16 -t UTF-8, or -f LATIN1); if it is not text (a PDF, an archive), extract its text first.\n`,
+    );
+  }
   const s = shape.skipped;
   if (!s || s.notUtf8 + (s.unreadable ?? 0) === 0) return;
   status?.clear();

@@ -38,6 +38,7 @@ export function readShape(v: unknown): ContextShape | undefined {
     shape.skipped = { hidden: s.hidden, notUtf8: s.notUtf8 };
     if (isInt(s.unreadable)) shape.skipped.unreadable = s.unreadable;
   }
+  if (isInt(v.invalidUtf8At)) shape.invalidUtf8At = v.invalidUtf8At;
   return shape;
 }
 

@@ -248,8 +248,17 @@ def load_context(spec):
         return None, {"type": "NoneType", "totalChars": 0, "partLengths": []}
     path = spec.get("path")
     if kind == "file":
-        text = read_text(path, "replace")
-        return text, {"type": "str", "totalChars": len(text), "partLengths": [len(text)]}
+        bad_at = None
+        try:
+            text = read_text(path, "strict")
+        except UnicodeDecodeError as e:
+            # Still loaded (a stray bad byte should not lose a whole log), but reported.
+            bad_at = e.start
+            text = read_text(path, "replace")
+        shape = {"type": "str", "totalChars": len(text), "partLengths": [len(text)]}
+        if bad_at is not None:
+            shape["invalidUtf8At"] = bad_at
+        return text, shape
     if kind == "directory":
         files, skipped = load_directory(path)
         lengths = [len(v) for v in files.values()]

@@ -458,3 +458,24 @@ describe('reclamo run | head', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('reclamo run: a context file that is not UTF-8', () => {
+  it('loads it with U+FFFD for the bad bytes and says so on stderr, naming the first one', async () => {
+    policy = (r) =>
+      r.messages.filter((m) => m.role === 'assistant').length === 0
+        ? "```repl\nprint(context.count('\\ufffd'), len(context))\n```"
+        : `FINAL(${/Output[^\n]*\n+([^\n]+)/.exec(lastUser(r))?.[1]?.trim() ?? 'none'})`;
+    const file = join(dir, 'latin1.txt');
+    writeFileSync(file, Buffer.from('caf\xe9 au lait\n', 'latin1'));
+    const res = await cli(['--context', file, '-q', 'q', '--json', ...logDir()]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(
+      'reclamo: note: the context file is not valid UTF-8 (first bad byte at offset 3); bad bytes were replaced by U+FFFD',
+    );
+    const result = JSON.parse(res.stdout);
+    const { events } = await readTrajectory(result.trajectoryPath);
+    expect(events[0]).toMatchObject({ type: 'metadata', context: { invalidUtf8At: 3 } });
+    const first = events.find((e) => e.type === 'iteration');
+    expect(first?.type === 'iteration' && first.blocks[0]?.result?.stdout).toBe('1 13\n');
+  });
+});
