@@ -199,16 +199,22 @@ async function runCommand(flags: RunFlags): Promise<number> {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {
     if (result.answer !== '') process.stdout.write(`${result.answer}\n`);
-    else if (code === 3 || code === 130) {
-      process.stderr.write(
-        `reclamo: no answer: the model gave no usable final answer and the REPL held none (stop reason ${result.stopReason}). The trajectory shows every turn.\n`,
-      );
-    }
+    else if (code === 3 || code === 130) process.stderr.write(`reclamo: ${noAnswer(result)}\n`);
     process.stderr.write(
       `reclamo: ${result.stopReason}, ${result.turns} turns, ${result.subcalls} sub-calls, ${(result.elapsedMs / 1000).toFixed(1)} s; trajectory ${result.trajectoryPath}\n`,
     );
   }
   return code;
+}
+
+/** Why there is no answer, in the user's terms, with what to do about it. */
+function noAnswer(result: RunResult): string {
+  const why: Partial<Record<RunResult['stopReason'], string>> = {
+    aborted: 'the run was cancelled before the model answered',
+    context_overflow:
+      "the root request no longer fits the model's window (see the trajectory's context_overflow record). If the question itself is long, put that text in the context and ask a short question; else raise context_tokens in the profile",
+  };
+  return `no answer: ${why[result.stopReason] ?? 'the model gave no usable final answer and the REPL held none'} (stop reason ${result.stopReason}). The trajectory shows every turn.`;
 }
 
 /** Says on stderr when a context file was not UTF-8, or a folder had files that could not be loaded. */

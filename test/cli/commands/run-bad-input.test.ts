@@ -479,3 +479,17 @@ describe('reclamo run: a context file that is not UTF-8', () => {
     expect(first?.type === 'iteration' && first.blocks[0]?.result?.stdout).toBe('1 13\n');
   });
 });
+
+describe('reclamo run: a question too long for the window', () => {
+  it('exit 3 before any model call, saying to move the text into the context', async () => {
+    policy = () => 'FINAL(should not be asked)';
+    const before = server.requests.length;
+    const question = `Summarise this: ${'lorem ipsum '.repeat(8_000)}`;
+    const res = await cli(['--context', needleFile(dir), '-q', question, ...logDir()]);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain(
+      "no answer: the root request no longer fits the model's window (see the trajectory's context_overflow record). If the question itself is long, put that text in the context",
+    );
+    expect(server.requests.length).toBe(before);
+  });
+});
