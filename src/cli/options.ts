@@ -10,6 +10,14 @@ export function parseIntegerOption(value: string): number {
   return n;
 }
 
+/** Parse an integer of at least 1 (a count or a limit where 0 makes no sense). */
+export function parsePositiveIntegerOption(value: string): number {
+  const n = parseIntegerOption(value);
+  if (n < 1)
+    throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
 /** Parse a comma-separated list of integers (sizes), e.g. `1000,10000` or `1e3,1e6`. */
 export function parseIntegerListOption(value: string): number[] {
   return value.split(',').map((part) => {

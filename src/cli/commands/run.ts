@@ -4,7 +4,11 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
 import type { ContextShape } from '../../sandbox/sandbox.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
-import { parseCeilingFraction, parseIntegerOption, parseThresholdFraction } from '../options.js';
+import {
+  parseCeilingFraction,
+  parsePositiveIntegerOption,
+  parseThresholdFraction,
+} from '../options.js';
 
 interface RunFlags {
   context: string;
@@ -67,17 +71,17 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--max-depth <n>',
       'recursion depth: 1 = plain sub-calls only, 2 = rlm_query starts child RLMs (default 1)',
-      parseIntegerOption,
+      parsePositiveIntegerOption,
     )
     .option(
       '--max-iterations <n>',
       'root turns before a forced finish (default: 30 for v0.2, 20 for v0.1)',
-      parseIntegerOption,
+      parsePositiveIntegerOption,
     )
     .option(
       '--max-errors <n>',
       'consecutive failing executions before the run stops (default 3)',
-      parseIntegerOption,
+      parsePositiveIntegerOption,
     )
     .option(
       '--max-timeout <seconds>',
@@ -87,7 +91,7 @@ export function registerRunCommand(program: Command): void {
     .option(
       '--token-budget <n>',
       'total tokens (in + out, all roles) the run may spend',
-      parseIntegerOption,
+      parsePositiveIntegerOption,
     )
     .option('--log-dir <dir>', 'where trajectories go', 'runs')
     .option('--verbose', "print each turn's response, code and output to stderr")

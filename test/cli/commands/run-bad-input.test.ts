@@ -111,6 +111,16 @@ describe('reclamo run: contexts with no text', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('a zero turn, error, depth or token limit exits 2 naming the flag', async () => {
+    for (const flag of ['--max-iterations', '--max-errors', '--max-depth', '--token-budget']) {
+      const res = await cli(['--context', needleFile(dir), '-q', 'q', flag, '0', ...logDir()]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(
+        `option '${flag} <n>' argument '0' is invalid. expected a whole number of at least 1`,
+      );
+    }
+  });
+
   it('a question that is only whitespace exits 2 and names the flag', async () => {
     const res = await cli(['--context', needleFile(dir), '-q', '  \n ', ...logDir()]);
     expect(res.code).toBe(2);
