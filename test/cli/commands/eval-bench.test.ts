@@ -1,13 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { readTrajectory } from '../../../src/trace/reader.js';
+import { type CliResult, runCli } from '../../support/run-built-cli.js';
 
-const run = promisify(execFile);
-const cli = join(process.cwd(), 'dist/cli/main.js');
 const dir = join(process.cwd(), '.artifacts/cli-eval');
+
+/** Runs the built CLI; like execFile, it rejects on a non-zero exit with the code and stderr. */
+async function run(args: string[]): Promise<CliResult> {
+  const res = await runCli(args, { home: dir });
+  if (res.code !== 0) throw Object.assign(new Error(`exit ${res.code}: ${res.stderr}`), res);
+  return res;
+}
 
 describe('reclamo eval and bench (CLI, offline)', () => {
   it('runs a user task module through rlm and plain and prints the summary', async () => {
@@ -28,8 +32,7 @@ export function score(answer, truth) { return answer.trim() === truth; }
 `,
     );
     const out = join(dir, 'rows.json');
-    const { stdout, stderr } = await run('node', [
-      cli,
+    const { stdout, stderr } = await run([
       'eval',
       '--tasks',
       join(dir, 'tasks'),
@@ -54,15 +57,14 @@ export function score(answer, truth) { return answer.trim() === truth; }
       'vault-1007',
     ]);
 
-    const summary = await run('node', [cli, 'bench', '--summary-only', out]);
+    const summary = await run(['bench', '--summary-only', out]);
     expect(summary.stdout).toContain('| vault | 400 size | rlm | exact 2/2 (2 seeds) |');
   });
 
   it('bench passes --compaction-threshold-pct and --hard-ceiling-pct to its rlm rows', async () => {
     const out = join(dir, 'compaction-rows.json');
     await rm(out, { force: true });
-    await run('node', [
-      cli,
+    await run([
       'bench',
       '--profile',
       'scripted',
@@ -90,7 +92,7 @@ export function score(answer, truth) { return answer.trim() === truth; }
       hardCeilingPct: 0.6,
     });
     await expect(
-      run('node', [cli, 'bench', '--profile', 'scripted', '--hard-ceiling-pct', '2']),
+      run(['bench', '--profile', 'scripted', '--hard-ceiling-pct', '2']),
     ).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/--hard-ceiling-pct .*above 0 and at most 1/),
@@ -99,8 +101,7 @@ export function score(answer, truth) { return answer.trim() === truth; }
 
   it('rejects an unknown mode and an existing row file without --resume, with exit code 2', async () => {
     await expect(
-      run('node', [
-        cli,
+      run([
         'bench',
         '--profile',
         'scripted',
@@ -111,16 +112,7 @@ export function score(answer, truth) { return answer.trim() === truth; }
       ]),
     ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown mode "best-of-2"/) });
     await expect(
-      run('node', [
-        cli,
-        'bench',
-        '--profile',
-        'scripted',
-        '--tasks',
-        'needle',
-        '--out',
-        join(dir, 'rows.json'),
-      ]),
+      run(['bench', '--profile', 'scripted', '--tasks', 'needle', '--out', join(dir, 'rows.json')]),
     ).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/already holds 4 rows/) });
   });
 });

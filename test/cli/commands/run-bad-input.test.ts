@@ -4,7 +4,6 @@
  * a message that names the problem and the fix, the right exit code, and no
  * request to the model when there is nothing to ask about.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,51 +11,27 @@ import type { MockPolicy, MockRequest, MockServer } from '../../../src/testing/i
 import { startMockServer } from '../../../src/testing/index.js';
 import { readTrajectory } from '../../../src/trace/reader.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
+import { type CliResult, runCli, spawnCli, writeMockProfile } from '../../support/run-built-cli.js';
 
 const dir = freshDir('cli-run-bad-input');
 let server: MockServer;
 let policy: MockPolicy = () => 'FINAL(unset)';
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
 function writeProfile(): string {
-  const profile = join(dir, 'profiles.toml');
-  writeFileSync(
-    profile,
-    `[profiles.mock]\nbase_url = "${server.url}"\napi = "openai"\nconcurrency = 2\ncontext_tokens = 32768\nmax_iterations = 2\n[profiles.mock.root]\nmodel = "root-model"\n[profiles.mock.sub]\nmodel = "sub-model"\n`,
-  );
-  return profile;
+  return writeMockProfile(dir, {
+    baseUrl: server.url,
+    file: 'profiles.toml',
+    settings: { concurrency: 2, context_tokens: 32768, max_iterations: 2 },
+  });
 }
 
 function cli(args: string[], stdin = ''): Promise<CliResult> {
-  const profile = writeProfile();
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['dist/cli/main.js', 'run', '--profile', 'mock', ...args],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: dir, RECLAMO_PROFILES: profile },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    // A hang is a failure of its own: kill the child well before the test times out.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-    child.stdin.end(stdin);
+  // A hang is a failure of its own: kill the child well before the test times out.
+  return runCli(['run', '--profile', 'mock', ...args], {
+    home: dir,
+    profiles: writeProfile(),
+    stdin,
+    killAfterMs: 20_000,
   });
 }
 
@@ -264,30 +239,14 @@ describe('reclamo run: Ctrl-C', () => {
         ? "```repl\nfinal_answer = 'partial 7'\nprint(final_answer)\n```"
         : '```repl\nwhile True:\n    pass\n```';
     const before = server.requests.length;
-    const profile = writeProfile();
-    const child = spawn(
-      process.execPath,
-      [
-        'dist/cli/main.js',
-        'run',
-        '--profile',
-        'mock',
-        '--context',
-        needleFile(dir),
-        '-q',
-        'q',
-        ...logDir(),
-      ],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: dir, RECLAMO_PROFILES: profile },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
+    const child = spawnCli(
+      ['run', '--profile', 'mock', '--context', needleFile(dir), '-q', 'q', ...logDir()],
+      { home: dir, profiles: writeProfile(), stdin: '' },
     );
-    child.stdin.end();
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     const closed = new Promise<number | null>((done) => child.on('close', done));
     // Once the second turn's loop has been handed out, interrupt the run.
     for (let i = 0; i < 300 && server.requests.length < before + 2; i++) {
@@ -313,7 +272,7 @@ describe('reclamo run: Ctrl-C', () => {
 
 describe('reclamo run: files it may not read', () => {
   // Root reads everything, so as root the CLI runs as nobody (uid 65534) for this case.
-  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  const asUser = process.getuid?.() === 0 ? { user: { uid: 65534, gid: 65534 } } : {};
 
   it('an unreadable context file exits 2 naming it and the fix; a folder notes what it skipped', async () => {
     policy = (r) =>
@@ -333,35 +292,20 @@ describe('reclamo run: files it may not read', () => {
     chmodSync(runs, 0o777);
     const profile = writeProfile();
     chmodSync(profile, 0o644);
-    const spawnCli = (context: string) =>
-      new Promise<CliResult>((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          [
-            ...['dist/cli/main.js', 'run', '--profile', 'mock', '--context', context, '-q', 'q'],
-            ...['--log-dir', runs],
-          ],
-          {
-            env: { PATH: process.env.PATH ?? '', HOME: runs, RECLAMO_PROFILES: profile },
-            stdio: ['ignore', 'pipe', 'pipe'],
-            ...asUser,
-          },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d) => (stdout += d));
-        child.stderr.on('data', (d) => (stderr += d));
-        child.on('error', reject);
-        child.on('close', (code) => resolve({ code, stdout, stderr, ms: 0 }));
+    const cliAsUser = (context: string) =>
+      runCli(['run', '--profile', 'mock', '--context', context, '-q', 'q', '--log-dir', runs], {
+        home: runs,
+        profiles: profile,
+        ...asUser,
       });
 
-    const file = await spawnCli(locked);
+    const file = await cliAsUser(locked);
     expect(file.stderr).toContain(
       `The context file "${locked}" cannot be read: permission denied (EACCES). Fix its permissions`,
     );
     expect(file.code).toBe(2);
 
-    const folder = await spawnCli(open);
+    const folder = await cliAsUser(open);
     expect(folder.code).toBe(0);
     expect(folder.stderr).toContain(
       'reclamo: note: loaded 1 files from the context folder; skipped 1 not UTF-8 text, 1 unreadable, 0 hidden',
@@ -447,21 +391,17 @@ describe('reclamo run | head', () => {
       r.messages.filter((m) => m.role === 'assistant').length === 0
         ? "```repl\nfinal_answer = 'z' * 3_000_000\nprint(final_answer[:10])\n```"
         : 'FINAL_VAR(final_answer)';
-    const child = spawn(
-      process.execPath,
+    const child = spawnCli(
       [
-        ...['dist/cli/main.js', 'run', '--profile', 'mock', '--context', needleFile(dir)],
+        ...['run', '--profile', 'mock', '--context', needleFile(dir)],
         ...['-q', 'q', '--max-iterations', '5', ...logDir()],
       ],
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: dir, RECLAMO_PROFILES: writeProfile() },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+      { home: dir, profiles: writeProfile() },
     );
     let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     // Like `head -c 10`: read the first piece, then close the pipe.
-    child.stdout.once('data', () => child.stdout.destroy());
+    child.stdout!.once('data', () => child.stdout!.destroy());
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(stderr).not.toContain('EPIPE');
     expect(stderr).toMatch(/reclamo: final, 3 turns, .*trajectory \S+\.jsonl/);

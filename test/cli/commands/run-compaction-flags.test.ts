@@ -4,8 +4,6 @@
  * The trajectory's metadata records the values, they move the budget, a flag
  * wins over the profile, and bad values exit 2 naming the flag and the range.
  */
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockPolicy, MockServer } from '../../../src/testing/index.js';
@@ -13,6 +11,7 @@ import { startMockServer } from '../../../src/testing/index.js';
 import type { MetadataEvent, TrajectoryEvent } from '../../../src/trace/events.js';
 import { readTrajectory } from '../../../src/trace/reader.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
+import { type CliResult, runCli, writeMockProfile } from '../../support/run-built-cli.js';
 
 const dir = freshDir('cli-run-compaction-flags');
 const WINDOW = 32_768;
@@ -20,67 +19,31 @@ let server: MockServer;
 let policy: MockPolicy = () => 'FINAL(unset)';
 
 function profileFile(extra = ''): string {
-  const path = join(dir, `profile-${Math.random().toString(36).slice(2)}.toml`);
-  writeFileSync(
-    path,
-    `[profiles.mock]
-base_url = "${server.url}"
-api = "openai"
-api_key_env = "RECLAMO_TEST_KEY"
-concurrency = 2
-context_tokens = ${WINDOW}
-max_tokens = 1024
-${extra}
-[profiles.mock.root]
-model = "root-model"
-[profiles.mock.sub]
-model = "sub-model"
-`,
-  );
-  return path;
-}
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+  return writeMockProfile(dir, {
+    baseUrl: server.url,
+    apiKeyEnv: 'RECLAMO_TEST_KEY',
+    settings: { concurrency: 2, context_tokens: WINDOW, max_tokens: 1024 },
+    extra,
+  });
 }
 
 function cli(args: string[], profile = profileFile()): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'dist/cli/main.js',
-        'run',
-        '--profile',
-        'mock',
-        '--log-dir',
-        join(dir, 'runs'),
-        '--context',
-        needleFile(dir),
-        '-q',
-        'Which line holds the passphrase?',
-        '--json',
-        ...args,
-      ],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          RECLAMO_PROFILES: profile,
-          RECLAMO_TEST_KEY: 'sk-test-compaction-key',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(
+    [
+      'run',
+      '--profile',
+      'mock',
+      '--log-dir',
+      join(dir, 'runs'),
+      '--context',
+      needleFile(dir),
+      '-q',
+      'Which line holds the passphrase?',
+      '--json',
+      ...args,
+    ],
+    { home: dir, profiles: profile, env: { RECLAMO_TEST_KEY: 'sk-test-compaction-key' } },
+  );
 }
 
 async function trajectoryOf(res: CliResult): Promise<TrajectoryEvent[]> {

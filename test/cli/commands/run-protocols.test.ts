@@ -3,14 +3,13 @@
  * the built CLI: a child process, the mock server over real HTTP, the real
  * Python worker, and a profile file that turns the style on.
  */
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockPolicy, MockServer } from '../../../src/testing/index.js';
 import { startMockServer } from '../../../src/testing/index.js';
 import { readTrajectory } from '../../../src/trace/reader.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
+import { type CliResult, runCli, writeMockProfile } from '../../support/run-built-cli.js';
 
 const dir = freshDir('cli-run-protocols');
 let server: MockServer;
@@ -24,47 +23,19 @@ afterAll(async () => {
 });
 
 function profile(extra: string): string {
-  const path = join(dir, `profile-${Math.random().toString(36).slice(2)}.toml`);
-  writeFileSync(
-    path,
-    `[profiles.mock]\nbase_url = "${server.url}"\napi = "openai"\napi_key_env = "RECLAMO_TEST_KEY"\ncontext_tokens = 32768\n${extra}\n[profiles.mock.root]\nmodel = "root-model"\n[profiles.mock.sub]\nmodel = "sub-model"\n`,
-  );
-  return path;
+  return writeMockProfile(dir, {
+    baseUrl: server.url,
+    apiKeyEnv: 'RECLAMO_TEST_KEY',
+    settings: { context_tokens: 32768 },
+    extra,
+  });
 }
 
-function cli(
-  args: string[],
-  profilePath: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        'dist/cli/main.js',
-        'run',
-        '--profile',
-        'mock',
-        '--log-dir',
-        join(dir, 'runs'),
-        '--json',
-        ...args,
-      ],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          RECLAMO_PROFILES: profilePath,
-          RECLAMO_TEST_KEY: 'sk-test',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function cli(args: string[], profilePath: string): Promise<CliResult> {
+  return runCli(['run', '--profile', 'mock', '--log-dir', join(dir, 'runs'), '--json', ...args], {
+    home: dir,
+    profiles: profilePath,
+    env: { RECLAMO_TEST_KEY: 'sk-test' },
   });
 }
 

@@ -4,13 +4,13 @@
  * a run stays a run failure (exit 1). The built CLI as a child process, the
  * mock server, real interpreters and real files.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockPolicy, MockServer } from '../../../src/testing/index.js';
 import { startMockServer } from '../../../src/testing/index.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
+import { type CliResult, runCli, writeMockProfile } from '../../support/run-built-cli.js';
 
 const dir = freshDir('cli-run-python');
 let server: MockServer;
@@ -21,48 +21,22 @@ const NO_PYTHON_PATH = join(dir, 'empty-bin');
 mkdirSync(NO_PYTHON_PATH, { recursive: true });
 
 function profileFile(extra = ''): string {
-  const path = join(dir, `profile-${Math.random().toString(36).slice(2)}.toml`);
-  writeFileSync(
-    path,
-    `[profiles.mock]
-base_url = "${server.url}"
-api = "openai"
-api_key_env = "RECLAMO_TEST_KEY"
-concurrency = 2
-context_tokens = 32768
-${extra}
-[profiles.mock.root]
-model = "root-model"
-[profiles.mock.sub]
-model = "sub-model"
-`,
-  );
-  return path;
-}
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+  return writeMockProfile(dir, {
+    baseUrl: server.url,
+    apiKeyEnv: 'RECLAMO_TEST_KEY',
+    settings: { concurrency: 2, context_tokens: 32768 },
+    extra,
+  });
 }
 
 function cli(args: string[], env: { profile?: string; path?: string } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
-      env: {
-        PATH: env.path ?? process.env.PATH ?? '',
-        HOME: dir,
-        RECLAMO_PROFILES: env.profile ?? profileFile(),
-        RECLAMO_TEST_KEY: 'sk-test-python-key',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runCli(args, {
+    home: dir,
+    profiles: env.profile ?? profileFile(),
+    env: {
+      ...(env.path === undefined ? {} : { PATH: env.path }),
+      RECLAMO_TEST_KEY: 'sk-test-python-key',
+    },
   });
 }
 

@@ -4,14 +4,14 @@
  * Python worker and real files. A sentinel key is configured throughout and
  * searched for in every file and output the tests produce.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockPolicy, MockRequest, MockServer } from '../../../src/testing/index.js';
 import { startMockServer } from '../../../src/testing/index.js';
 import { readTrajectory } from '../../../src/trace/reader.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
+import { type CliResult, runCli, writeMockProfile } from '../../support/run-built-cli.js';
 
 const SENTINEL = 'sk-SENTINEL-7f3a9c1e-never-log-me';
 const dir = freshDir('cli-run');
@@ -24,62 +24,27 @@ const isForced = (r: MockRequest) =>
 const lastText = (r: MockRequest) => r.messages.at(-1)?.content ?? '';
 
 function profileFile(name: string, extra = ''): string {
-  const path = join(dir, `${name}.toml`);
-  writeFileSync(
-    path,
-    `[profiles.mock]
-base_url = "${server.url}"
-api = "openai"
-api_key_env = "RECLAMO_TEST_KEY"
-concurrency = 4
-context_tokens = 32768
-${extra}
-[profiles.mock.root]
-model = "root-model"
-[profiles.mock.sub]
-model = "sub-model"
-`,
-  );
-  return path;
+  return writeMockProfile(dir, {
+    baseUrl: server.url,
+    file: `${name}.toml`,
+    apiKeyEnv: 'RECLAMO_TEST_KEY',
+    settings: { concurrency: 4, context_tokens: 32768 },
+    extra,
+  });
 }
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function cli(
+async function cli(
   args: string[],
   options: { profile?: string; stdin?: string } = {},
 ): Promise<CliResult> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['dist/cli/main.js', 'run', '--profile', 'mock', '--log-dir', join(dir, 'runs'), ...args],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          RECLAMO_PROFILES: options.profile ?? profileFile('default'),
-          RECLAMO_TEST_KEY: SENTINEL,
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      outputs.push(stdout, stderr);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-    child.stdin.end(options.stdin ?? '');
+  const res = await runCli(['run', '--profile', 'mock', '--log-dir', join(dir, 'runs'), ...args], {
+    home: dir,
+    profiles: options.profile ?? profileFile('default'),
+    env: { RECLAMO_TEST_KEY: SENTINEL },
+    stdin: options.stdin ?? '',
   });
+  outputs.push(res.stdout, res.stderr);
+  return res;
 }
 
 const GREP = "```repl\nimport re\nprint(re.search(r'passphrase is (\\S+)', context).group(1))\n```";
