@@ -1,5 +1,6 @@
 /** Shared commander option parsers with clear errors. */
 import { InvalidArgumentError } from 'commander';
+import { MIN_MEMORY_HEADROOM_MB } from '../config/schema.js';
 
 /** Parse a non-negative integer, allowing `_` or `,` as thousands separators (1_000_000). */
 export function parseIntegerOption(value: string): number {
@@ -15,6 +16,17 @@ export function parsePositiveIntegerOption(value: string): number {
   const n = parseIntegerOption(value);
   if (n < 1)
     throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+/** Parse `--memory-headroom-mb`: whole MiB, at least MIN_MEMORY_HEADROOM_MB. */
+export function parseMemoryHeadroomOption(value: string): number {
+  const n = Number(value.replace(/[_,]/g, ''));
+  if (value.trim() === '' || !Number.isInteger(n) || n < MIN_MEMORY_HEADROOM_MB) {
+    throw new InvalidArgumentError(
+      `expected a whole number of MiB of at least ${MIN_MEMORY_HEADROOM_MB} (e.g. 2048), got "${value}"`,
+    );
+  }
   return n;
 }
 

@@ -90,6 +90,7 @@ const RUN_FIELDS = {
   compaction_threshold_pct: 'compactionThresholdPct',
   hard_ceiling_pct: 'hardCeilingPct',
   system_prompt_file: 'systemPromptFile',
+  memory_headroom_mb: 'memoryHeadroomMb',
 } as const satisfies Record<string, keyof RunSettings>;
 
 function toRunSettings(raw: RawProfile, name: string, where: string): RunSettings {

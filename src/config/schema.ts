@@ -6,6 +6,9 @@
 import { z } from 'zod';
 
 const positiveInt = z.int().positive();
+
+/** The smallest `memory_headroom_mb`: below it the worker cannot reliably import a module or start a thread. */
+export const MIN_MEMORY_HEADROOM_MB = 64;
 const positiveNumber = z.number().positive();
 
 /** An environment variable name; a value that looks like anything else may be a pasted key. */
@@ -74,6 +77,7 @@ export const runShape = {
   compaction_threshold_pct: z.number().gt(0).lt(1).optional(),
   hard_ceiling_pct: z.number().gt(0).max(1).optional(),
   system_prompt_file: z.string().min(1).optional(),
+  memory_headroom_mb: z.int().min(MIN_MEMORY_HEADROOM_MB).optional(),
 };
 
 /** A table names one key source: an environment variable or a command, not both. */

@@ -51,6 +51,8 @@ export interface RunSettings {
   compactionThresholdPct?: number;
   hardCeilingPct?: number;
   systemPromptFile?: string;
+  /** MiB the REPL worker may grow by after loading its context (RLIMIT_AS). */
+  memoryHeadroomMb?: number;
 }
 
 export interface ResolvedProfile {

@@ -3,6 +3,7 @@
  * wins; anything unset takes the prompt version's default.
  */
 
+import { MIN_MEMORY_HEADROOM_MB } from '../config/schema.js';
 import type { RoleSettings, RunSettings } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import type { ReasoningEffort, Sampling } from '../lm/model.js';
@@ -38,6 +39,11 @@ export interface RunOverrides {
   compactionThresholdPct?: number;
   /** No root request above this share of the window is ever sent (0..1]. */
   hardCeilingPct?: number;
+  /**
+   * MiB (2^20 bytes) each REPL worker, a child RLM's included, may grow by after loading
+   * its context; an allocation past it is a MemoryError in the model's code. Default 4096.
+   */
+  memoryHeadroomMb?: number;
 }
 
 export interface RoleRuntime {
@@ -59,6 +65,8 @@ export interface ResolvedSettings {
   maxErrors: number;
   maxTimeoutMs: number;
   execTimeoutMs: number;
+  /** Address space each REPL worker may add after loading its context (RLIMIT_AS), in bytes. */
+  memoryHeadroomBytes: number;
   maxSubcallsPerRun: number;
   maxSubcallsPerExec: number;
   outputTruncateChars: number;
@@ -82,6 +90,8 @@ function isPlannerStyle(value: string): value is PlannerStyle {
 export const DEFAULT_MAX_DEPTH = 1;
 export const DEFAULT_MAX_ERRORS = 3;
 export const DEFAULT_EXEC_TIMEOUT_SECONDS = 120;
+/** The worker's default growth allowance after loading the context: 4 GiB. */
+export const DEFAULT_MEMORY_HEADROOM_MB = 4096;
 /** Per-call size advertised when the sub model's window is unknown. */
 export const FALLBACK_SUBCALL_CHARS = 12_000;
 /** Root window assumed when neither the profile nor the model names one. */
@@ -165,6 +175,9 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       'exec_timeout',
       o.execTimeout ?? run.execTimeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS,
     ),
+    memoryHeadroomBytes: headroomBytes(
+      o.memoryHeadroomMb ?? run.memoryHeadroomMb ?? DEFAULT_MEMORY_HEADROOM_MB,
+    ),
     maxSubcallsPerRun: nonNegativeInt(
       'max_subcalls_per_run',
       o.maxSubcallsPerRun ?? run.maxSubcallsPerRun ?? d.maxSubcallsPerRun,
@@ -223,6 +236,18 @@ function positiveInt(key: string, value: number): number {
 
 function nonNegativeInt(key: string, value: number): number {
   return check(key, value, Number.isInteger(value) && value >= 0, 'a whole number of at least 0');
+}
+
+/** MiB in, bytes out; a tiny allowance would leave the worker unable to run anything. */
+function headroomBytes(mib: number): number {
+  const ok = Number.isInteger(mib) && mib >= MIN_MEMORY_HEADROOM_MB;
+  check(
+    'memory_headroom_mb',
+    mib,
+    ok,
+    `a whole number of MiB of at least ${MIN_MEMORY_HEADROOM_MB}`,
+  );
+  return mib * 1024 * 1024;
 }
 
 /** Seconds in, milliseconds out. */

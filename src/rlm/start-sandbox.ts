@@ -23,6 +23,8 @@ export function startSandbox(
     onHostCall: (call) =>
       handler ? handler(call) : Promise.reject(new Error('the run is not ready for sub-calls yet')),
     execTimeoutMs: settings.execTimeoutMs,
+    // One allowance for every worker of the run: a child RLM's REPL gets the same headroom.
+    memoryHeadroomBytes: settings.memoryHeadroomBytes,
     // The loop enforces the sub-call caps itself (with clear messages); the
     // sandbox's own caps are a backstop and must be at least 1.
     maxHostCallsPerExec: Math.max(1, settings.maxSubcallsPerExec),

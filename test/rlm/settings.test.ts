@@ -22,6 +22,21 @@ describe('resolveSettings', () => {
     expect(s.sub).toMatchObject({ maxTokens: 4096, timeoutMs: 900_000 });
   });
 
+  it('memory headroom: 4 GiB by default, the profile next, an override first; under 64 MiB refused', () => {
+    const MiB = 1024 * 1024;
+    expect(resolveSettings({}).memoryHeadroomBytes).toBe(4096 * MiB);
+    const run = { memoryHeadroomMb: 300 };
+    expect(resolveSettings({ run }).memoryHeadroomBytes).toBe(300 * MiB);
+    expect(
+      resolveSettings({ run, overrides: { memoryHeadroomMb: 1024 } }).memoryHeadroomBytes,
+    ).toBe(1024 * MiB);
+    for (const bad of [63, 0, 1.5]) {
+      expect(() => resolveSettings({ overrides: { memoryHeadroomMb: bad } })).toThrow(
+        /memory_headroom_mb must be a whole number of MiB of at least 64/,
+      );
+    }
+  });
+
   it('v0.2 root max_tokens is 4,096 with thinking off', () => {
     expect(resolveSettings({ overrides: { thinking: false } }).root.maxTokens).toBe(4096);
   });

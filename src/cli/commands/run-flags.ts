@@ -1,7 +1,12 @@
 /** Run-setting flags shared by `bench` and `eval` (rlm rows). */
 import type { Command } from 'commander';
 import type { RunOverrides } from '../../rlm/settings.js';
-import { parseCeilingFraction, parseIntegerOption, parseThresholdFraction } from '../options.js';
+import {
+  parseCeilingFraction,
+  parseIntegerOption,
+  parseMemoryHeadroomOption,
+  parseThresholdFraction,
+} from '../options.js';
 
 export interface RunFlags {
   promptVersion?: string;
@@ -13,6 +18,7 @@ export interface RunFlags {
   plannerStyle?: string;
   compactionThresholdPct?: number;
   hardCeilingPct?: number;
+  memoryHeadroomMb?: number;
 }
 
 export function addRunFlags(command: Command): Command {
@@ -33,6 +39,11 @@ export function addRunFlags(command: Command): Command {
       '--hard-ceiling-pct <fraction>',
       'largest root request for rlm rows, 0 < x <= 1 of the root window',
       parseCeilingFraction,
+    )
+    .option(
+      '--memory-headroom-mb <n>',
+      'MiB each REPL worker may grow by after loading its context (default 4096)',
+      parseMemoryHeadroomOption,
     );
 }
 
@@ -49,5 +60,6 @@ export function runOverrides(flags: RunFlags): RunOverrides {
     o.compactionThresholdPct = flags.compactionThresholdPct;
   }
   if (flags.hardCeilingPct !== undefined) o.hardCeilingPct = flags.hardCeilingPct;
+  if (flags.memoryHeadroomMb !== undefined) o.memoryHeadroomMb = flags.memoryHeadroomMb;
   return o;
 }

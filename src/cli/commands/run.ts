@@ -6,6 +6,7 @@ import type { ContextShape } from '../../sandbox/sandbox.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
 import {
   parseCeilingFraction,
+  parseMemoryHeadroomOption,
   parsePositiveIntegerOption,
   parseThresholdFraction,
 } from '../options.js';
@@ -32,6 +33,7 @@ interface RunFlags {
   python?: string;
   compactionThresholdPct?: number;
   hardCeilingPct?: number;
+  memoryHeadroomMb?: number;
 }
 
 /**
@@ -119,6 +121,11 @@ export function registerRunCommand(program: Command): void {
     )
     .option('--python <path>', 'Python interpreter for the REPL')
     .option(
+      '--memory-headroom-mb <n>',
+      "MiB each REPL worker (a child RLM's too) may grow by after loading its context; past it the code gets MemoryError (default: the profile's, else 4096)",
+      parseMemoryHeadroomOption,
+    )
+    .option(
       '--compaction-threshold-pct <fraction>',
       "compact the root history once a request would exceed this share of the window, 0 < x < 1 (default: the profile's, else at the budget)",
       parseThresholdFraction,
@@ -157,6 +164,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
       ? { systemPromptFile: resolve(flags.systemPromptFile) }
       : {}),
     ...(flags.python !== undefined ? { python: flags.python } : {}),
+    ...(flags.memoryHeadroomMb !== undefined ? { memoryHeadroomMb: flags.memoryHeadroomMb } : {}),
     ...(flags.compactionThresholdPct !== undefined
       ? { compactionThresholdPct: flags.compactionThresholdPct }
       : {}),

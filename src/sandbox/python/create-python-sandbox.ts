@@ -29,9 +29,14 @@ export interface PythonSandboxOptions {
   /**
    * Address-space limit of the worker (RLIMIT_AS) in bytes; an allocation over it raises
    * MemoryError in the model's code. Default: the worker's size after loading the context
-   * plus 4 GiB.
+   * plus `memoryHeadroomBytes`.
    */
   memoryLimitBytes?: number;
+  /**
+   * When `memoryLimitBytes` is not set: how much address space the worker may grow by after
+   * loading the context, so the limit follows the context's size. Default 4 GiB.
+   */
+  memoryHeadroomBytes?: number;
   /** Processes and threads the worker may have at once (RLIMIT_NPROC). Default 128. */
   processLimit?: number;
   /** Characters of stdout and of stderr kept per execution. Default 1,000,000. */
@@ -129,6 +134,10 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
     options.memoryLimitBytes === undefined
       ? undefined
       : positive('memoryLimitBytes', options.memoryLimitBytes, 0);
+  const memoryHeadroomBytes =
+    options.memoryHeadroomBytes === undefined
+      ? undefined
+      : positive('memoryHeadroomBytes', options.memoryHeadroomBytes, 0);
   const maxHostCallsPerExec = countCap('maxHostCallsPerExec', options.maxHostCallsPerExec, 1_000);
   const maxHostCallsPerRun = countCap('maxHostCallsPerRun', options.maxHostCallsPerRun, 10_000);
 
@@ -168,6 +177,7 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
       context,
       scratch: dirs,
       memoryLimitBytes,
+      memoryHeadroomBytes,
       processLimit: effectiveProcessLimit,
       captureLimitChars,
       startTimeoutMs,

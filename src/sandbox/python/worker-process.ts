@@ -22,6 +22,8 @@ export interface WorkerLaunch {
   context: { kind: 'file' | 'directory'; path: string } | { kind: 'none' };
   scratch: { home: string; tmp: string; rlm: string };
   memoryLimitBytes?: number | undefined;
+  /** Growth allowed after loading the context when there is no absolute limit (worker default 4 GiB). */
+  memoryHeadroomBytes?: number | undefined;
   processLimit?: number | undefined;
   captureLimitChars: number;
   /** Bind the reserved `answer` dict; false leaves `answer` an ordinary name. */
@@ -181,6 +183,9 @@ export class WorkerProcess {
           gid: launch.plan.gid ?? null,
           processLimit: launch.processLimit ?? null,
           memoryLimit: launch.memoryLimitBytes ?? null,
+          ...(launch.memoryHeadroomBytes !== undefined
+            ? { memoryHeadroom: launch.memoryHeadroomBytes }
+            : {}),
           captureLimit: launch.captureLimitChars,
           answerDict: launch.answerDict !== false,
           maxFrame: MAX_WORKER_FRAME,
