@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { exportRun } from '../../viewer/export.js';
 import { startViewer } from '../../viewer/server.js';
+import { checkViewTarget } from './view-target.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -23,6 +24,8 @@ export function viewCommand(): Command {
       'write one self-contained HTML page for the run FILE instead of serving',
     )
     .action(async (path: string, options: { port: number; export?: string }) => {
+      // A missing or unreadable FILE is the caller's to fix: exit 2, like any bad argument.
+      await checkViewTarget(path, options.export === undefined);
       if (options.export) {
         const result = await exportRun({ run: path, output: options.export });
         const missing = result.missing.length
