@@ -327,7 +327,7 @@ describe('reclamo run: replies built to be slow to parse', () => {
     expect(res.ms).toBeLessThan(15_000);
   });
 
-  it('a million unclosed <think> tags: no answer, in seconds', async () => {
+  it('150,000 unclosed <think> tags: no answer, in seconds', async () => {
     policy = (r) => (r.model === 'root-model' ? '<think>'.repeat(150_000) : 'sub');
     const res = await cli([
       ...['--context', needleFile(dir), '-q', 'q', '--max-iterations', '1'],
