@@ -1,0 +1,6 @@
+/** SHA-256 of text or bytes, as lowercase hex. */
+import { createHash } from 'node:crypto';
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
