@@ -1,6 +1,6 @@
 /**
  * Anthropic Messages API, spoken directly over our own HTTP transport (see
- * README, Transport). Thinking blocks become `reasoning`; cache reads
+ * docs/profiles.md, "How requests are sent"). Thinking blocks become `reasoning`; cache reads
  * become `cachedInputTokens`.
  */
 

@@ -1,8 +1,8 @@
 /**
  * OpenAI-compatible chat completions (vLLM, llama.cpp server, Ollama, SGLang,
  * hosted APIs), spoken directly over our own HTTP transport: the request body
- * is built here and the reply (JSON or SSE) read here. See README, "Why not
- * Transport, for why not the official SDK.
+ * is built here and the reply (JSON or SSE) read here. docs/profiles.md
+ * ("How requests are sent") says why not the official SDK.
  */
 
 import { isRecord } from '../util/safe-json.js';
