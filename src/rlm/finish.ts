@@ -55,16 +55,28 @@ export interface Judgement {
   chars?: number;
 }
 
+/** Longest variable name quoted back in a record or a nudge (no real name comes close). */
+const NAME_CHARS = 200;
+
+/** A FINAL_VAR argument as records and nudges quote it: a huge one is cut, with its size. */
+export function quotedName(variable: string): string {
+  if (variable.length <= NAME_CHARS) return variable;
+  return `${variable.slice(0, NAME_CHARS)}... (${variable.length.toLocaleString('en-US')} characters)`;
+}
+
 /** Decides whether a FINAL / FINAL_VAR candidate ends the run. */
 export async function judgeFinal(candidate: FinalCandidate, ctx: JudgeContext): Promise<Judgement> {
   if (candidate.kind === 'final') {
+    if (candidate.answer.length > MAX_ANSWER_CHARS) {
+      return tooLong({ kind: 'final' as const }, candidate.answer.length);
+    }
     const base = { kind: 'final' as const, answer: candidate.answer };
     if (ctx.hadCode) return reject(base, 'code_not_run');
     if (candidate.answer.trim() === '') return reject(base, 'empty');
     if (!ctx.planRejected && isPlanLike(candidate.answer)) return reject(base, 'plan_like');
     return { decision: { ...base, accepted: true } };
   }
-  const base = { kind: 'final_var' as const, variable: candidate.variable };
+  const base = { kind: 'final_var' as const, variable: quotedName(candidate.variable) };
   const read = await readFinalValue(candidate.variable, ctx.reader);
   if (read === undefined) return reject(base, 'missing_variable');
   if (read.chars > MAX_ANSWER_CHARS) return tooLong(base, read.chars);
@@ -100,16 +112,8 @@ export function isAnswerDictRef(variable: string): boolean {
   return /^answer\s*(\[\s*(['"])content\2\s*\])?$/.test(variable.trim());
 }
 
-/** A FINAL_VAR's value as text, or undefined when there is no such variable. */
-export async function readFinalVariable(
-  variable: string,
-  reader: FinishReader,
-): Promise<string | undefined> {
-  return (await readFinalValue(variable, reader))?.text;
-}
-
-/** A FINAL_VAR's value (cut at MAX_ANSWER_CHARS) and its full length. */
-async function readFinalValue(
+/** A FINAL_VAR's value (cut at MAX_ANSWER_CHARS) and its full length, or undefined when there is no such variable. */
+export async function readFinalValue(
   variable: string,
   reader: FinishReader,
 ): Promise<{ text: string; chars: number } | undefined> {

@@ -15,7 +15,8 @@ import {
   looksLikeCode,
   MAX_ANSWER_CHARS,
   proseAnswer,
-  readFinalVariable,
+  quotedName,
+  readFinalValue,
 } from './finish.js';
 import { callWithDeadline } from './model-call.js';
 import { type ForcedFinishState, forcedFinishMessage } from './prompts/messages.js';
@@ -36,6 +37,8 @@ export const FORCED_FINISH_GRACE_MS = 30_000;
 export const FORCED_FINISH_MAX_TOKENS = 2048;
 const PREVIEW_CHARS = 300;
 const LAST_OUTPUT_CHARS = 1500;
+/** The answer dict is shown at length: it is usually the answer the model meant to give. */
+const ANSWER_PREVIEW_CHARS = 20_000;
 
 export type ForcedReason =
   | ForcedFinishState['reason']
@@ -79,11 +82,53 @@ export interface ForcedFinishOutcome {
   error?: string;
   /** What the request was built on: the full history, the opening messages, or nothing (did not fit). */
   asked?: 'history' | 'opening' | 'none';
+  /** Candidates passed over because they held more than MAX_ANSWER_CHARS characters. */
+  tooLong?: TooLongCandidate[];
+}
+
+/** An answer candidate the forced finish refused for its size. */
+export interface TooLongCandidate {
+  source: ForcedFinishSource;
+  variable?: string;
+  /** Its full length in characters. */
+  chars: number;
+}
+
+/** A candidate's text (cut at the limit where the REPL read it) and its full length. */
+interface Candidate {
+  text: string;
+  chars: number;
+  variable?: string;
 }
 
 /** Runs the forced finish; never throws. */
 export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFinishOutcome> {
   const repl = await snapshot(input.sandbox);
+  const tooLong: TooLongCandidate[] = [];
+  // Every source goes through here: code is never an answer, and neither is text over the limit.
+  const take = (source: ForcedFinishSource, c: Candidate | null): Candidate | null => {
+    if (!c || !usable(c.text)) return null;
+    if (c.chars > MAX_ANSWER_CHARS) {
+      tooLong.push({
+        source,
+        chars: c.chars,
+        ...(c.variable !== undefined ? { variable: c.variable } : {}),
+      });
+      return null;
+    }
+    return c;
+  };
+  const outcome = (
+    source: ForcedFinishSource,
+    c: Candidate,
+    extra: Partial<ForcedFinishOutcome>,
+  ) => ({
+    answer: c.text,
+    source,
+    ...(c.variable !== undefined ? { variable: c.variable } : {}),
+    ...extra,
+    ...(tooLong.length > 0 ? { tooLong } : {}),
+  });
   let completion: Completion | undefined;
   let error: string | undefined;
   let asked: ForcedFinishOutcome['asked'];
@@ -94,15 +139,15 @@ export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFini
       if (!request.messages) throw new Error(NO_FIT);
       completion = await ask(input, request.messages);
       const fromModel =
-        (input.finalTool ? await toolAnswer(completion.toolCalls, input.sandbox) : null) ??
-        (await modelAnswer(completion.content, input.sandbox));
+        (input.finalTool
+          ? take('model', await toolAnswer(completion.toolCalls, input.sandbox))
+          : null) ?? take('model', await modelAnswer(completion.content, input.sandbox));
       if (fromModel) {
-        return {
-          ...fromModel,
+        return outcome('model', fromModel, {
           content: completion.content,
           completion,
           ...(asked ? { asked } : {}),
-        };
+        });
       }
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
@@ -113,15 +158,21 @@ export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFini
     ...(error !== undefined ? { error } : {}),
     ...(asked ? { asked } : {}),
   };
-  if (repl.answer && usable(repl.answer.content)) {
-    return { answer: repl.answer.content, source: 'answer_dict', ...extra };
-  }
+  const dict = repl.answer
+    ? take('answer_dict', {
+        text: repl.answer.content,
+        chars: repl.answer.chars ?? repl.answer.content.length,
+      })
+    : null;
+  if (dict) return outcome('answer_dict', dict, extra);
   for (const v of repl.variables) {
-    if (usable(v.full)) return { answer: v.full, source: 'variable', variable: v.name, ...extra };
+    const found = take('variable', { text: v.full, chars: v.chars, variable: v.name });
+    if (found) return outcome('variable', found, extra);
   }
   const prose = completion ? proseAnswer(completion.content) : '';
-  if (usable(prose)) return { answer: prose, source: 'reply_text', ...extra };
-  return { answer: '', source: 'empty', ...extra };
+  const fromProse = take('reply_text', { text: prose, chars: prose.length });
+  if (fromProse) return outcome('reply_text', fromProse, extra);
+  return outcome('empty', { text: '', chars: 0 }, extra);
 }
 
 function usable(text: string): boolean {
@@ -130,7 +181,7 @@ function usable(text: string): boolean {
 
 interface ReplSnapshot {
   answer: AnswerState | null;
-  variables: { name: string; preview: string; full: string }[];
+  variables: { name: string; preview: string; full: string; chars: number }[];
 }
 
 async function snapshot(sandbox: Sandbox | undefined): Promise<ReplSnapshot> {
@@ -141,13 +192,24 @@ async function snapshot(sandbox: Sandbox | undefined): Promise<ReplSnapshot> {
     for (const name of ANSWER_VARIABLES) {
       const value = await sandbox.getVariable(name, MAX_ANSWER_CHARS);
       if (value.exists && value.text !== undefined) {
-        out.variables.push({ name, preview: value.text.slice(0, PREVIEW_CHARS), full: value.text });
+        out.variables.push({
+          name,
+          preview: preview(value.text, value.chars ?? value.text.length),
+          full: value.text,
+          chars: value.chars ?? value.text.length,
+        });
       }
     }
   } catch {
     // A dead REPL leaves only the model and the reply text.
   }
   return out;
+}
+
+/** The head of a REPL value, with its full size when it is longer. */
+function preview(text: string, chars: number, limit = PREVIEW_CHARS): string {
+  if (chars <= limit) return text;
+  return `${text.slice(0, limit)}... [${chars.toLocaleString('en-US')} characters in all]`;
 }
 
 const NO_FIT =
@@ -176,7 +238,15 @@ function forcedMessages(
   const state: ForcedFinishState = {
     reason: input.reason as ForcedFinishState['reason'],
     query: input.query,
-    answerDict: repl.answer,
+    // Previews only: a value of millions of characters would make the request unsendable.
+    answerDict: repl.answer && {
+      ready: repl.answer.ready,
+      content: preview(
+        repl.answer.content,
+        repl.answer.chars ?? repl.answer.content.length,
+        ANSWER_PREVIEW_CHARS,
+      ),
+    },
     variables: repl.variables.map(({ name, preview }) => ({ name, preview })),
     lastOutput: input.lastOutput.slice(-LAST_OUTPUT_CHARS),
   };
@@ -214,43 +284,38 @@ async function ask(input: ForcedFinishInput, messages: Message[]): Promise<Compl
 async function toolAnswer(
   calls: readonly ToolCall[],
   sandbox: Sandbox | undefined,
-): Promise<Pick<ForcedFinishOutcome, 'answer' | 'source' | 'variable'> | null> {
+): Promise<Candidate | null> {
   const action = findFinalAction(parseToolCalls(calls.filter((c) => c.name === FINAL_ANSWER)));
   if (!action) return null;
-  if (action.kind === 'final') {
-    return usable(action.answer) && !isPlanLike(action.answer)
-      ? { answer: action.answer, source: 'model' }
-      : null;
-  }
-  if (!sandbox) return null;
-  try {
-    const value = await readFinalVariable(action.variable, sandbox);
-    return value !== undefined && usable(value)
-      ? { answer: value, source: 'model', variable: action.variable }
-      : null;
-  } catch {
-    return null;
-  }
+  return action.kind === 'final'
+    ? textAnswer(action.answer)
+    : variableAnswer(action.variable, sandbox);
 }
 
 /** A valid FINAL / FINAL_VAR in the forced reply; code in it is never run. */
 async function modelAnswer(
   content: string,
   sandbox: Sandbox | undefined,
-): Promise<Pick<ForcedFinishOutcome, 'answer' | 'source' | 'variable'> | null> {
+): Promise<Candidate | null> {
   const final = parseReply(content).final;
   if (!final) return null;
-  if (final.kind === 'final') {
-    return usable(final.answer) && !isPlanLike(final.answer)
-      ? { answer: final.answer, source: 'model' }
-      : null;
-  }
+  return final.kind === 'final'
+    ? textAnswer(final.answer)
+    : variableAnswer(final.variable, sandbox);
+}
+
+function textAnswer(answer: string): Candidate | null {
+  return isPlanLike(answer) ? null : { text: answer, chars: answer.length };
+}
+
+async function variableAnswer(
+  variable: string,
+  sandbox: Sandbox | undefined,
+): Promise<Candidate | null> {
   if (!sandbox) return null;
   try {
-    const value = await readFinalVariable(final.variable, sandbox);
-    return value !== undefined && usable(value)
-      ? { answer: value, source: 'model', variable: final.variable }
-      : null;
+    const value = await readFinalValue(variable, sandbox);
+    return value ? { text: value.text, chars: value.chars, variable: quotedName(variable) } : null;
   } catch {
     return null;
   }

@@ -58,6 +58,7 @@ export async function finishForced(
     ...(result.content !== undefined ? { content: result.content } : {}),
     ...(result.completion ? { usage: result.completion.usage } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.tooLong ? { tooLong: result.tooLong } : {}),
   });
   const stopReason: StopReason = reason;
   return { answer: result.answer, stopReason, forced: pickForced(result) };

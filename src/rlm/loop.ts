@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { type EventInput, TrajectoryWriter, trajectoryStem } from '../trace/writer.js';
 import { ContextKeeper, summaryPrompt } from './context-keeper.js';
 import { createRootProtocol } from './create-root-protocol.js';
+import { MAX_ANSWER_CHARS } from './finish.js';
 import { finishFailed, finishForced, limitReached } from './loop-ending.js';
 import { createLoopHost } from './loop-host.js';
 import { openLoop } from './loop-opening.js';
@@ -35,6 +36,7 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
     stem: trajectoryStem(new Date(o.now()), runId),
     now: () => new Date(o.now()),
     sft: o.sft && input.depth === 0,
+    answerChars: MAX_ANSWER_CHARS,
   });
   const emit = (event: EventInput) => {
     const written = writer.write(event);

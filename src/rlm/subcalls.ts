@@ -5,18 +5,20 @@
  * a refusal raises in the model's code with the reason.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import type { Completion } from '../lm/model.js';
-import type { ContextSource, HostCall } from '../sandbox/sandbox.js';
+import type { ContextSource, HostCall, RlmQueryData } from '../sandbox/sandbox.js';
 import type { SubcallEvent, SubcallKind } from '../trace/events.js';
 import { roundMs } from '../trace/round-ms.js';
 import type { EventInput } from '../trace/writer.js';
+import { isRecord, safeParseJson } from '../util/safe-json.js';
 import { callWithDeadline } from './model-call.js';
 import { fmt } from './prompts/format.js';
 import { roleBounds, roleOptions } from './role-call.js';
 import type { RunShared } from './run-state.js';
 
 const PREVIEW_CHARS = 200;
+/** rlm_query data a plain call at the depth cap reads: what an llm_query prompt can carry. */
+const PLAIN_CALL_DATA_BYTES = 64 * 1024 * 1024;
 
 /** Where the current execution stands, as the loop tells the handler. */
 export interface ExecPosition {
@@ -153,17 +155,14 @@ async function rlmQuery(
   if (depth + 1 >= shared.settings.maxDepth) {
     // At the depth cap rlm_query is a plain sub-call on the question and the data.
     const count = reserve(host, 1);
-    const data = await readData(call.contextPath);
+    const data = await dataText(call.data);
     const prompt = `${call.question}\n\n${data}`;
     host.onPrompt(prompt.length);
     return subQuery(host, prompt, 'rlm_query', count);
   }
   const count = reserve(host, 1);
   const started = shared.now();
-  const info = await stat(call.contextPath);
-  const context: ContextSource = info.isDirectory()
-    ? { kind: 'directory', path: call.contextPath }
-    : { kind: 'file', path: call.contextPath };
+  const context: ContextSource = await call.data.context();
   try {
     const child = await host.runChild({ question: call.question, context, subcall: count });
     host.record({
@@ -225,19 +224,16 @@ function base(
   };
 }
 
-/** The data an rlm_query handed over: a file's text, or a folder as `path:\ntext` sections. */
-async function readData(path: string): Promise<string> {
-  const info = await stat(path);
-  if (!info.isDirectory()) return readFile(path, 'utf8');
-  const { readdir } = await import('node:fs/promises');
-  const entries = await readdir(path, { recursive: true, withFileTypes: true });
-  const parts: string[] = [];
-  for (const e of entries) {
-    if (!e.isFile()) continue;
-    const full = `${e.parentPath ?? path}/${e.name}`;
-    parts.push(`${full.slice(path.length + 1)}:\n${await readFile(full, 'utf8')}`);
-  }
-  return parts.join('\n\n');
+/** The data an rlm_query handed over as prompt text: a str as it is, a dict as `key:\ntext` sections. */
+async function dataText(data: RlmQueryData): Promise<string> {
+  const text = await data.text(PLAIN_CALL_DATA_BYTES);
+  if (data.type !== 'dict') return text;
+  const parsed = safeParseJson(text);
+  if (!parsed.ok || !isRecord(parsed.value))
+    throw new Error('rlm_query: the dict data is not valid');
+  return Object.entries(parsed.value)
+    .map(([key, value]) => `${key}:\n${String(value)}`)
+    .join('\n\n');
 }
 
 function sha256(text: string): string {

@@ -6,6 +6,7 @@
  */
 import type { ToolCall, ToolSpec } from '../lm/model.js';
 import { type ParseResult, safeParseJson } from '../util/safe-json.js';
+import { quotedName } from './finish.js';
 
 export const EXECUTE_PYTHON = 'execute_python';
 export const FINAL_ANSWER = 'final_answer';
@@ -103,7 +104,7 @@ function parseFinal(call: ToolCall, args: Record<string, unknown>): ToolAction {
     if (typeof variable !== 'string' || !PY_IDENTIFIER.test(variable.trim())) {
       return reject(
         call,
-        `final_answer \`variable\` must be the bare name of a REPL variable; got ${JSON.stringify(variable)}.`,
+        `final_answer \`variable\` must be the bare name of a REPL variable; got ${quotedName(JSON.stringify(variable) ?? String(variable))}.`,
         true,
       );
     }

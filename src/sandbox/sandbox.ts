@@ -25,7 +25,16 @@ export interface ContextShape {
 
 /** Where the context comes from. */
 export type ContextSource =
-  | { kind: 'file'; path: string }
+  | {
+      kind: 'file';
+      path: string;
+      /**
+       * `text` (default): `context` is the file's text. `json`: the file holds a JSON
+       * object whose values are strings, and `context` is that dict (how rlm_query
+       * hands a dict to a child).
+       */
+      format?: 'text' | 'json';
+    }
   | { kind: 'directory'; path: string }
   | { kind: 'text'; text: string }
   | { kind: 'none' };
@@ -37,12 +46,25 @@ export type HostCall =
   | {
       kind: 'rlm_query';
       question: string;
-      /** A file the worker wrote holding `data`; hand it to a child sandbox as its context. */
-      contextPath: string;
-      /** The Python type of `data` (`str`, `dict`, ...). */
-      contextType: string;
+      /** The `data` argument, checked by the sandbox; usable until the handler settles. */
+      data: RlmQueryData;
       model?: string;
     };
+
+/**
+ * The data of an rlm_query: a regular file the worker wrote in its own exchange
+ * folder, opened and checked by the sandbox (never a path model code chose).
+ */
+export interface RlmQueryData {
+  /** `str` for text (anything not a dict of str arrives as its JSON text), `dict` for a dict of str. */
+  type: 'str' | 'dict';
+  /** Its size in bytes. */
+  bytes: number;
+  /** The data as text (a dict as its JSON); rejects when it is over `maxBytes`. */
+  text(maxBytes: number): Promise<string>;
+  /** The data as the context of a child sandbox, moved where model code cannot reach it. */
+  context(): Promise<ContextSource>;
+}
 
 /**
  * Answers host calls. For `llm_query_batched` it returns one string per prompt,
@@ -128,6 +150,8 @@ export interface SandboxCapabilities {
   memoryLimitBytes?: number;
   /** Process limit, when applied. */
   processLimit?: number;
+  /** Largest file the worker may write (RLIMIT_FSIZE), when applied. */
+  fileSizeLimitBytes?: number;
   /** The worker is alone in a PID namespace: it cannot see or signal host processes. */
   pidIsolated?: boolean;
   /** The worker runs in its own user namespace (non-root hosts). */

@@ -6,6 +6,7 @@
  */
 import type { FinishReason, Usage } from '../lm/model.js';
 import type { ContextShape } from '../sandbox/sandbox.js';
+import type { CutFields } from './bounded-fields.js';
 
 export const TRAJECTORY_SCHEMA_VERSION = 1;
 
@@ -13,6 +14,8 @@ interface EventBase {
   v: number;
   /** ISO 8601 UTC time the event was written. */
   t: string;
+  /** Text fields stored cut because they were over the bound: path -> full size and SHA-256. */
+  cutFields?: CutFields;
 }
 
 /** An endpoint as recorded: never its key. */
@@ -175,6 +178,8 @@ export interface ForcedFinishEvent extends EventBase {
   usage?: Usage;
   /** Why the forced-finish request failed, when it did. */
   error?: string;
+  /** Candidates passed over for holding more than the 10,000,000 characters an answer may have. */
+  tooLong?: { source: ForcedFinishSource; variable?: string; chars: number }[];
 }
 
 export type StopReason =

@@ -2,6 +2,9 @@
  * Creating the trajectory folder. Node's own recursive mkdir spins forever on
  * some paths (under /proc it keeps getting ENOENT), so each level is made in
  * turn, and any failure becomes a ConfigError that names the folder and the fix.
+ * Every level made here is private to its owner (0700): trajectories hold the
+ * question and pieces of the context, and model code of a later run must not
+ * read them. A folder that already exists keeps its mode.
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -32,9 +35,11 @@ export function ensureLogDir(dir: string): void {
   }
 }
 
+const PRIVATE = 0o700;
+
 function makeDir(path: string): void {
   try {
-    mkdirSync(path);
+    mkdirSync(path, PRIVATE);
     return;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
@@ -46,5 +51,5 @@ function makeDir(path: string): void {
     if (code !== 'ENOENT' || parent === path) throw error;
   }
   makeDir(dirname(path));
-  mkdirSync(path);
+  mkdirSync(path, PRIVATE);
 }

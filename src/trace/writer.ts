@@ -6,6 +6,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from '../lm/model.js';
+import { boundFields, TRACE_FIELD_CHARS } from './bounded-fields.js';
 import { TRAJECTORY_SCHEMA_VERSION, type TrajectoryEvent } from './events.js';
 import { ensureLogDir, logDirError } from './log-dir.js';
 
@@ -25,6 +26,11 @@ export interface TrajectoryWriterOptions {
   now?: () => Date;
   /** Also write `<stem>.sft.jsonl`. */
   sft?: boolean;
+  /**
+   * Characters kept of the `answer` of `final` and `forced_finish` records
+   * (default the field bound); the run's answer limit, so an answer is kept whole.
+   */
+  answerChars?: number;
 }
 
 /** `20261007T094618Z-6d710f`: the UTC time of the run's start and its id. */
@@ -46,17 +52,20 @@ export class TrajectoryWriter {
   private readonly now: () => Date;
   private pending: string[] = [];
   private flushSoon: NodeJS.Immediate | undefined;
+  private readonly answerChars: number;
 
   constructor(options: TrajectoryWriterOptions) {
     ensureLogDir(options.dir);
     this.path = join(options.dir, `${options.stem}.jsonl`);
     this.now = options.now ?? (() => new Date());
+    this.answerChars = options.answerChars ?? TRACE_FIELD_CHARS;
     let fd: number | null = null;
     try {
-      fd = openSync(this.path, 'a');
+      // Trajectories hold the question, the context's pieces and model output: owner only.
+      fd = openSync(this.path, 'a', 0o600);
       if (options.sft) {
         this.sftPath = join(options.dir, `${options.stem}.sft.jsonl`);
-        this.sftFd = openSync(this.sftPath, 'a');
+        this.sftFd = openSync(this.sftPath, 'a', 0o600);
       }
     } catch (error) {
       if (fd !== null) closeSync(fd);
@@ -71,10 +80,15 @@ export class TrajectoryWriter {
    * that turn: a batch's replies arrive in bursts, and a disk write per reply
    * would delay the requests that follow them. Every other event is written at
    * once (after any waiting ones, so the file keeps the order of events).
+   * A text field over its bound is written cut, with its size in `cutFields`.
    */
   write(event: EventInput): TrajectoryEvent {
+    const answerBound =
+      event.type === 'final' || event.type === 'forced_finish' ? { answer: this.answerChars } : {};
+    const { value, cut } = boundFields(event, TRACE_FIELD_CHARS, answerBound);
     const full = {
-      ...event,
+      ...value,
+      ...(Object.keys(cut).length > 0 ? { cutFields: cut } : {}),
       v: TRAJECTORY_SCHEMA_VERSION,
       t: this.now().toISOString(),
     } as TrajectoryEvent;
@@ -98,7 +112,9 @@ export class TrajectoryWriter {
   /** Appends one SFT line: the messages before a root turn and the turn's content. */
   writeSft(messages: readonly Message[], completion: string): void {
     if (this.sftFd === null) return;
-    writeSync(this.sftFd, `${JSON.stringify({ messages, completion })}\n`);
+    const { value, cut } = boundFields({ messages, completion });
+    const line = Object.keys(cut).length > 0 ? { ...value, cutFields: cut } : value;
+    writeSync(this.sftFd, `${JSON.stringify(line)}\n`);
   }
 
   close(): void {

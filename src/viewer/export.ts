@@ -49,7 +49,8 @@ export async function exportRun(options: ExportOptions): Promise<ExportResult> {
     queue.push(...childFiles(run).filter(isRunFileName));
   }
   const html = await exportedPage(data);
-  await writeFile(options.output, html);
+  // The page holds the trajectory's text: private to its owner, like the trajectory.
+  await writeFile(options.output, html, { mode: 0o600 });
   return {
     output: options.output,
     bytes: Buffer.byteLength(html),

@@ -40,6 +40,27 @@ describe('judgeFinal', () => {
     expect(j.decision).toEqual({ kind: 'final', answer: '42', accepted: true });
   });
 
+  it('refuses a FINAL over the answer limit, keeping only its size', async () => {
+    const j = await judgeFinal(
+      { kind: 'final', answer: 'a'.repeat(10_000_001), viaToolCall: false },
+      ctx({}, noAnswer),
+    );
+    expect(j).toEqual({
+      decision: { kind: 'final', accepted: false, reason: 'too_long' },
+      reject: 'too_long',
+      chars: 10_000_001,
+    });
+  });
+
+  it('quotes a huge FINAL_VAR argument cut, with its size', async () => {
+    const j = await judgeFinal(
+      { kind: 'final_var', variable: 'n'.repeat(5_000_000), viaToolCall: false },
+      ctx({}, noAnswer),
+    );
+    expect(j.reject).toBe('missing_variable');
+    expect(j.decision.variable).toBe(`${'n'.repeat(200)}... (5,000,000 characters)`);
+  });
+
   it('rejects a FINAL next to code that had not run', async () => {
     const j = await judgeFinal(
       { kind: 'final', answer: '42', viaToolCall: false },

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPythonSandbox, type PythonSandbox } from '../../src/index.js';
@@ -16,7 +16,9 @@ describe('Python sandbox: REPL behaviour', () => {
       await new Promise((r) => setTimeout(r, 5));
       return `A(${call.prompt})${call.model ? `@${call.model}` : ''}`;
     }
-    return `child saw ${call.contextType} at ${call.contextPath}`;
+    const context = await call.data.context();
+    const text = context.kind === 'file' ? readFileSync(context.path, 'utf8') : '';
+    return `child saw ${call.data.type} ${call.data.bytes} ${(context.kind === 'file' && context.format) || 'text'}: ${text}`;
   });
   let sb: PythonSandbox;
 
@@ -93,22 +95,19 @@ describe('Python sandbox: REPL behaviour', () => {
     expect(r.stdout).toBe('A(p0) A(p7) True\n');
   });
 
-  it('writes rlm_query data to files the host can hand to a child', async () => {
+  it('hands rlm_query data to the host as a checked file: text, a dict as JSON, else JSON text', async () => {
     const r = await sb.exec(
-      'print(rlm_query("q-str", "some text"))\nprint(rlm_query("q-dict", {"a.txt": "A", "sub/b.txt": "B"}))\nprint(rlm_query("q-list", [1, 2]))',
+      'print(rlm_query("q-str", "some text"))\nprint(rlm_query("q-dict", {"a.txt": "A", "sub/b.txt": "B"}))\nprint(rlm_query("q-list", [1, 2]))\nimport os\nprint(sorted(os.listdir(os.path.join(os.path.dirname(os.getcwd()), "exchange"))))',
     );
     expect(r.error).toBeUndefined();
-    const rlm = host.calls.filter((c) => c.kind === 'rlm_query');
-    expect(rlm.map((c) => c.kind === 'rlm_query' && [c.question, c.contextType])).toEqual([
-      ['q-str', 'str'],
-      ['q-dict', 'dict'],
-      ['q-list', 'str'],
+    expect(r.stdout.split('\n')).toEqual([
+      'child saw str 9 text: some text',
+      'child saw dict 32 json: {"a.txt": "A", "sub/b.txt": "B"}',
+      'child saw str 6 text: [1, 2]',
+      // Each file is gone once its call has been answered.
+      '[]',
+      '',
     ]);
-    const [str, dict, list] = rlm.map((c) => (c.kind === 'rlm_query' ? c.contextPath : ''));
-    expect(readFileSync(str!, 'utf8')).toBe('some text');
-    expect(statSync(dict!).isDirectory()).toBe(true);
-    expect(readFileSync(join(dict!, 'sub', 'b.txt'), 'utf8')).toBe('B');
-    expect(JSON.parse(readFileSync(list!, 'utf8'))).toEqual([1, 2]);
   });
 
   it('refuses a prompt too large for the channel without breaking the worker', async () => {

@@ -1,4 +1,4 @@
-import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,12 @@ export interface PythonSandboxOptions {
   processLimit?: number;
   /** Characters of stdout and of stderr kept per execution. Default 1,000,000. */
   captureLimitChars?: number;
+  /**
+   * Largest file the worker may write (RLIMIT_FSIZE), in bytes; a bigger write fails with
+   * `OSError: File too large` in the model's code. Also the cap on rlm_query data.
+   * Default 1 GiB.
+   */
+  fileSizeLimitBytes?: number;
   /**
    * Bind the reserved `answer` dict (default true). When false, `answer` is an
    * ordinary name the model may assign, as in the upstream RLM layout.
@@ -93,6 +99,8 @@ async function contextSpec(
     case 'file':
     case 'directory': {
       const path = resolve(source.path);
+      const format =
+        source.kind === 'file' && source.format === 'json' ? { format: 'json' as const } : {};
       const info = await stat(path).catch(() => undefined);
       if (!info) {
         throw new SandboxError(`Context ${source.kind} ${path} does not exist. Check the path.`);
@@ -107,7 +115,7 @@ async function contextSpec(
           `Context ${path} is not a directory. Pass it as { kind: 'file' } if it is a file.`,
         );
       }
-      return { kind: source.kind, path };
+      return { kind: source.kind, path, ...format };
     }
     default:
       throw new SandboxError(
@@ -130,6 +138,7 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
   const captureLimitChars = positive('captureLimitChars', options.captureLimitChars, 1_000_000);
   const startTimeoutMs = positive('startTimeoutMs', options.startTimeoutMs, 120_000);
   const processLimit = positive('processLimit', options.processLimit, 128);
+  const fileSizeLimitBytes = positive('fileSizeLimitBytes', options.fileSizeLimitBytes, 1 << 30);
   const memoryLimitBytes =
     options.memoryLimitBytes === undefined
       ? undefined
@@ -154,12 +163,15 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
     const dirs = {
       home: join(scratch, 'home'),
       tmp: join(scratch, 'tmp'),
-      rlm: join(scratch, 'rlm'),
+      exchange: join(scratch, 'exchange'),
     };
     for (const dir of Object.values(dirs)) {
       await mkdir(dir, { mode: 0o700 });
       if (plan.uid !== undefined) await chown(dir, plan.uid, plan.gid ?? plan.uid);
     }
+    // rlm_query data handed on to a child is moved here, out of the worker's reach.
+    const hostDir = join(scratch, 'host');
+    await mkdir(hostDir, { mode: 0o700 });
     // The unprivileged worker must be able to enter the scratch root, not list it.
     await chmod(scratch, 0o711);
     const context = await contextSpec(options.context, scratch);
@@ -179,6 +191,7 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
       memoryLimitBytes,
       memoryHeadroomBytes,
       processLimit: effectiveProcessLimit,
+      fileSizeLimitBytes,
       captureLimitChars,
       startTimeoutMs,
       answerDict: options.answerDict !== false,
@@ -192,6 +205,12 @@ export async function createPythonSandbox(options: PythonSandboxOptions): Promis
         maxHostCallsPerExec,
         maxHostCallsPerRun,
         captureLimitChars,
+        exchange: {
+          dir: await realpath(dirs.exchange),
+          hostDir: await realpath(hostDir),
+          uid: plan.uid ?? process.getuid?.() ?? 0,
+          maxBytes: fileSizeLimitBytes,
+        },
         now: options._internal?.now ?? (() => performance.now()),
         cleanup,
       },

@@ -12,6 +12,7 @@ import type {
   VariableInfo,
   VariableValue,
 } from '../sandbox.js';
+import { type ExchangeRules, type OpenExchange, openExchange } from './exchange.js';
 import type { WorkerMessage } from './frame-codec.js';
 import type { IsolationPlan } from './isolation.js';
 import { RawOutput } from './raw-output.js';
@@ -28,6 +29,8 @@ export interface SandboxSettings {
   maxHostCallsPerExec: number;
   maxHostCallsPerRun: number;
   captureLimitChars: number;
+  /** Where rlm_query data may be, and what it must be. */
+  exchange: ExchangeRules;
   now: () => number;
   /** Removes the scratch directory. */
   cleanup: () => Promise<void>;
@@ -120,6 +123,7 @@ export class PythonSandbox implements Sandbox, WorkerListener {
     };
     if (f.addressSpace >= 0) caps.memoryLimitBytes = f.addressSpace;
     if (f.nproc >= 0) caps.processLimit = f.nproc;
+    if (f.fileSize >= 0) caps.fileSizeLimitBytes = f.fileSize;
     if (f.uid === 0 && !this.plan.userNamespace) {
       notes.push('model code runs as root: no process limit, no protection of host processes');
     }
@@ -188,16 +192,22 @@ export class PythonSandbox implements Sandbox, WorkerListener {
     }
     exec.calls += n;
     this.runCalls += n;
-    const hostCall = toHostCall(call);
+    let data: OpenExchange | undefined;
     Promise.resolve()
-      .then(() => this.settings.onHostCall(hostCall))
+      .then(async () => {
+        if (call.kind === 'rlm_query') {
+          data = await openExchange(this.settings.exchange, call.exchange, call.dataType);
+        }
+        return this.settings.onHostCall(toHostCall(call, data));
+      })
       .then(
         (value) => {
           const problem = checkAnswer(call, value);
           answer(!problem, problem ?? value);
         },
         (e: unknown) => answer(false, e instanceof Error ? e.message : String(e)),
-      );
+      )
+      .finally(() => data?.release());
   }
 
   // -- operations -------------------------------------------------------------
@@ -461,7 +471,7 @@ export class PythonSandbox implements Sandbox, WorkerListener {
   }
 }
 
-function toHostCall(call: WorkerCall): HostCall {
+function toHostCall(call: WorkerCall, data: OpenExchange | undefined): HostCall {
   const model = call.model !== undefined ? { model: call.model } : {};
   switch (call.kind) {
     case 'llm_query':
@@ -469,13 +479,8 @@ function toHostCall(call: WorkerCall): HostCall {
     case 'llm_query_batched':
       return { kind: 'llm_query_batched', prompts: call.prompts, ...model };
     case 'rlm_query':
-      return {
-        kind: 'rlm_query',
-        question: call.question,
-        contextPath: call.contextPath,
-        contextType: call.contextType,
-        ...model,
-      };
+      if (!data) throw new SandboxError('rlm_query arrived without its data');
+      return { kind: 'rlm_query', question: call.question, data, ...model };
   }
 }
 

@@ -10,6 +10,8 @@ export interface WorkerFacts {
   /** RLIMIT_NPROC and RLIMIT_AS soft limits in force (-1: unlimited). */
   nproc: number;
   addressSpace: number;
+  /** RLIMIT_FSIZE soft limit in force (-1: unlimited). */
+  fileSize: number;
   noNewPrivs: boolean;
   capEff?: string;
   loadMs: number;
@@ -54,6 +56,7 @@ export function readWorkerFacts(v: unknown): WorkerFacts | undefined {
     uids: v.uids.filter(isInt),
     nproc: limitOf(v.nproc),
     addressSpace: limitOf(v.as),
+    fileSize: limitOf(v.fsize),
     noNewPrivs: v.noNewPrivs === true,
     loadMs: typeof v.loadMs === 'number' ? v.loadMs : 0,
     version: v.version,
@@ -109,8 +112,9 @@ export type WorkerCall =
       id: number;
       kind: 'rlm_query';
       question: string;
-      contextPath: string;
-      contextType: string;
+      /** The file name the worker gave the data in its exchange folder. */
+      exchange: string;
+      dataType: 'str' | 'dict';
       model?: string;
     };
 
@@ -128,15 +132,15 @@ export function readCall(m: Record<string, unknown>): WorkerCall | undefined {
   if (
     m.kind === 'rlm_query' &&
     typeof m.question === 'string' &&
-    typeof m.contextPath === 'string' &&
-    typeof m.contextType === 'string'
+    typeof m.exchange === 'string' &&
+    (m.dataType === 'str' || m.dataType === 'dict')
   ) {
     return {
       id: m.id,
       kind: 'rlm_query',
       question: m.question,
-      contextPath: m.contextPath,
-      contextType: m.contextType,
+      exchange: m.exchange,
+      dataType: m.dataType,
       ...model,
     };
   }

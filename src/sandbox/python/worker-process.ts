@@ -19,12 +19,14 @@ export interface WorkerLaunch {
   plan: IsolationPlan;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  context: { kind: 'file' | 'directory'; path: string } | { kind: 'none' };
-  scratch: { home: string; tmp: string; rlm: string };
+  context: { kind: 'file' | 'directory'; path: string; format?: 'json' } | { kind: 'none' };
+  scratch: { home: string; tmp: string; exchange: string };
   memoryLimitBytes?: number | undefined;
   /** Growth allowed after loading the context when there is no absolute limit (worker default 4 GiB). */
   memoryHeadroomBytes?: number | undefined;
   processLimit?: number | undefined;
+  /** RLIMIT_FSIZE of the worker. */
+  fileSizeLimitBytes: number;
   captureLimitChars: number;
   /** Bind the reserved `answer` dict; false leaves `answer` an ordinary name. */
   answerDict?: boolean;
@@ -182,6 +184,7 @@ export class WorkerProcess {
           uid: launch.plan.uid ?? null,
           gid: launch.plan.gid ?? null,
           processLimit: launch.processLimit ?? null,
+          fileSizeLimit: launch.fileSizeLimitBytes,
           memoryLimit: launch.memoryLimitBytes ?? null,
           ...(launch.memoryHeadroomBytes !== undefined
             ? { memoryHeadroom: launch.memoryHeadroomBytes }

@@ -242,11 +242,22 @@ def load_directory(root):
     return ordered, skipped
 
 
+def load_json_dict(path):
+    """A JSON object of strings (a dict an rlm_query handed to this child) as the context."""
+    data = json.loads(read_text(path, "replace"))
+    if not _is_text_dict(data) and data != {}:
+        raise ValueError("the data is not a JSON object of strings")
+    lengths = [len(v) for v in data.values()]
+    return data, {"type": "dict", "totalChars": sum(lengths), "partLengths": lengths}
+
+
 def load_context(spec):
     kind = spec.get("kind")
     if kind == "none":
         return None, {"type": "NoneType", "totalChars": 0, "partLengths": []}
     path = spec.get("path")
+    if kind == "file" and spec.get("format") == "json":
+        return load_json_dict(path)
     if kind == "file":
         bad_at = None
         try:
@@ -333,7 +344,7 @@ class Worker:
         self.pending = {}
         self.cell = 0
         self.notes = {}
-        self.rlm_dir = None
+        self.exchange_dir = None
         self.rlm_count = 0
         self.capture_limit = 1000000
         self.ns = {}
@@ -425,8 +436,8 @@ class Worker:
             """Run a child RLM over `data` (str, dict of str, or anything JSON-serialisable)."""
             if not isinstance(question, str):
                 raise TypeError("rlm_query(question, data) needs a str question")
-            path, ctype = worker.write_rlm_data(data)
-            fields = {"question": question, "contextPath": path, "contextType": ctype}
+            name, ctype = worker.write_rlm_data(data)
+            fields = {"question": question, "exchange": name, "dataType": ctype}
             fields.update(_model(model))
             value = worker.host_call("rlm_query", 1, fields)
             if not isinstance(value, str):
@@ -479,25 +490,24 @@ class Worker:
         }
 
     def write_rlm_data(self, data):
+        """Writes rlm_query data to one new file in the exchange folder; returns its name and type.
+
+        The host reads nothing else: it takes the name, not a path, and checks the file itself.
+        """
         self.rlm_count += 1
-        base = os.path.join(self.rlm_dir, "q%d" % self.rlm_count)
         if isinstance(data, str):
-            path = base + ".txt"
-            with open(path, "w", encoding="utf-8", errors="surrogatepass") as f:
-                f.write(data)
-            return path, "str"
-        if isinstance(data, dict) and _safe_tree(data):
-            os.mkdir(base)
-            for key, value in data.items():
-                target = os.path.join(base, *key.split("/"))
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "w", encoding="utf-8", errors="surrogatepass") as f:
-                    f.write(value)
-            return base, "dict"
-        path = base + ".json"
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, default=str)
-        return path, "str"
+            name, ctype, payload = "q%d.txt" % self.rlm_count, "str", data
+        elif _is_text_dict(data):
+            name, ctype = "q%d.json" % self.rlm_count, "dict"
+            payload = json.dumps(data, ensure_ascii=False)
+        else:
+            name, ctype = "q%d.json" % self.rlm_count, "str"
+            payload = json.dumps(data, ensure_ascii=False, default=str)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(os.path.join(self.exchange_dir, name), flags, 0o600)
+        with open(fd, "w", encoding="utf-8", errors="surrogatepass") as f:
+            f.write(payload)
+        return name, ctype
 
     # -- variables ----------------------------------------------------------
 
@@ -712,21 +722,12 @@ class Worker:
 _MISSING = object()
 
 
-def _safe_tree(data):
-    if not data:
-        return False
-    seen_dirs = set()
-    keys = set()
-    for key, value in data.items():
-        if not isinstance(key, str) or not isinstance(value, str) or not key or "\x00" in key:
-            return False
-        parts = key.split("/")
-        if key.startswith("/") or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
-            return False
-        for i in range(1, len(parts)):
-            seen_dirs.add("/".join(parts[:i]))
-        keys.add(key)
-    return not (keys & seen_dirs)
+def _is_text_dict(data):
+    return (
+        isinstance(data, dict)
+        and len(data) > 0
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items())
+    )
 
 
 def kill_peers(allowed):
@@ -902,6 +903,10 @@ def start(channel):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     except (ValueError, OSError):
         pass
+    file_limit = init.get("fileSizeLimit")
+    if file_limit is not None:
+        # Python ignores SIGXFSZ, so a write past the limit is an OSError (EFBIG) in the code.
+        resource.setrlimit(resource.RLIMIT_FSIZE, (int(file_limit), int(file_limit)))
 
     scratch = init["scratch"]
     os.chdir(scratch["home"])
@@ -919,7 +924,7 @@ def start(channel):
 
     worker = Worker(channel)
     worker.capture_limit = int(init.get("captureLimit", 1000000))
-    worker.rlm_dir = scratch["rlm"]
+    worker.exchange_dir = scratch["exchange"]
     channel.max_out = int(init.get("maxFrame", channel.max_out))
     worker.owns_all_peers = os.getpid() == 1 or uid is not None
     helpers = worker.make_helpers()
@@ -942,6 +947,7 @@ def start(channel):
             "netNs": _net_ns(),
             "nproc": list(resource.getrlimit(resource.RLIMIT_NPROC)),
             "as": list(resource.getrlimit(resource.RLIMIT_AS)),
+            "fsize": list(resource.getrlimit(resource.RLIMIT_FSIZE)),
             "pid": os.getpid(),
             "python": sys.executable,
             "version": "%d.%d.%d" % sys.version_info[:3],
