@@ -122,6 +122,7 @@ function noProfileMessage(path: string): string {
       .filter((n) => n !== 'ollama')
       .join(', ')})`,
     '  - the RECLAMO_PROFILE environment variable: RECLAMO_PROFILE=vllm',
+    '  - a server and model of your own: --base-url http://127.0.0.1:8000/v1 --model NAME',
     `  - a profile named "default" in ${path}, for example:`,
     '      [profiles.default]',
     '      base_url = "http://127.0.0.1:8080/v1"',

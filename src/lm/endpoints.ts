@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import type { EndpointRecord } from '../trace/events.js';
 import { AnthropicEndpoint } from './anthropic.js';
 import type { HttpEndpoint, ModelSettings } from './endpoint-base.js';
-import { keySourceFor } from './keys.js';
+import { keySourceFor, literalKey } from './keys.js';
 import type { LanguageModel } from './model.js';
 import { OpenAICompatibleEndpoint } from './openai-compatible.js';
 import type { RetryOptions } from './retry.js';
@@ -20,6 +20,8 @@ export interface EndpointPoolOptions {
   env?: NodeJS.ProcessEnv;
   /** Fetch implementation for every client (tests, proxies). */
   fetch?: typeof globalThis.fetch;
+  /** A key given in code, for every endpoint of the pool; wins over the profile's key sources. */
+  apiKey?: string;
   /** Backoff settings of the retry policy. */
   retry?: RetryOptions;
   /** Stream replies (SSE). Default true. */
@@ -81,7 +83,10 @@ export function createEndpointPool(
     } else {
       const endpointOptions = {
         baseUrl: url,
-        apiKey: keySourceFor(role, options.env ? { env: options.env } : {}),
+        apiKey:
+          options.apiKey !== undefined
+            ? literalKey(options.apiKey)
+            : keySourceFor(role, options.env ? { env: options.env } : {}),
         concurrency: role.concurrency,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.retry ? { retry: options.retry } : {}),

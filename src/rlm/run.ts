@@ -3,6 +3,7 @@
  * drives the turn loop at depth 0 and returns the answer with its record.
  */
 import { randomBytes } from 'node:crypto';
+import { hasInlineModel, type InlineModel, inlineProfile } from '../config/inline-profile.js';
 import type { ResolvedProfile } from '../config/types.js';
 import { requireText } from '../context/require-text.js';
 import { resolveContext } from '../context/resolve.js';
@@ -24,13 +25,18 @@ import { readSystemPromptFile } from './system-prompt-file.js';
 
 export type { RunStatus } from './run-state.js';
 
-export interface RunOptions extends RunOverrides {
+export interface RunOptions extends RunOverrides, InlineModel {
   /** The question to answer. */
   query: string;
   /** A file or folder path, `-` for standard input, or a ContextSource. */
   context: string | ContextSource;
-  /** A resolved profile, or a profile name to load (user file, env overrides). */
+  /**
+   * A resolved profile, or a profile name to load (user file, env overrides). Without one,
+   * `baseUrl` and `model` name the server and model; with one, they replace its own.
+   */
   profile?: ResolvedProfile | string;
+  /** The API key itself, for every endpoint (never written anywhere); else `apiKeyEnv`'s. */
+  apiKey?: string;
   /** Models to use instead of the profile's endpoints (both roles needed). */
   models?: { root: LanguageModel; sub: LanguageModel };
   /** Endpoint records for the trajectory when `models` is given. */
@@ -180,16 +186,46 @@ export async function run(options: RunOptions): Promise<RunResult> {
   }
 }
 
-/** The profile a run uses: given, loaded by name (or the default), or none with models. */
+/**
+ * The profile a run uses: given, loaded by name (or the default), built from `baseUrl` and
+ * `model`, or none with models. Inline model options replace a profile's own.
+ */
 async function profileOf(options: RunOptions): Promise<ResolvedProfile | undefined> {
-  if (typeof options.profile === 'object') return options.profile;
-  if (options.models) return undefined;
+  const inline = inlineOf(options);
+  const given = hasInlineModel(inline);
+  const env = options.env ?? process.env;
+  if (options.models) {
+    if (given) {
+      throw new ConfigError(
+        'run() got models and also baseUrl, model, subModel, apiKeyEnv or contextTokens. Fix: pass one or the other.',
+      );
+    }
+    if (typeof options.profile !== 'object') return undefined;
+  }
+  if (typeof options.profile === 'object') {
+    return given ? inlineProfile(inline, options.profile, { env }) : options.profile;
+  }
+  // A server and model with no profile named: nothing to load.
+  if (options.profile === undefined && inline.baseUrl !== undefined) {
+    return inlineProfile(inline, undefined, { env });
+  }
   const { loadProfile } = await import('../config/index.js');
   // Without a name, loadProfile falls back to RECLAMO_PROFILE, then the user file's default.
-  return loadProfile({
+  const loaded = await loadProfile({
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
-    env: options.env ?? process.env,
+    env,
   });
+  return given ? inlineProfile(inline, loaded, { env }) : loaded;
+}
+
+function inlineOf(options: RunOptions): InlineModel {
+  const inline: InlineModel = {};
+  if (options.baseUrl !== undefined) inline.baseUrl = options.baseUrl;
+  if (options.model !== undefined) inline.model = options.model;
+  if (options.subModel !== undefined) inline.subModel = options.subModel;
+  if (options.apiKeyEnv !== undefined) inline.apiKeyEnv = options.apiKeyEnv;
+  if (options.contextTokens !== undefined) inline.contextTokens = options.contextTokens;
+  return inline;
 }
 
 async function modelsOf(
@@ -205,6 +241,9 @@ async function modelsOf(
   if (!profile) throw new ConfigError('run() needs a profile or models: { root, sub }.');
   // The model layer loads only when a run needs it.
   const { createEndpointPool } = await import('../lm/endpoints.js');
-  const pool = createEndpointPool(profile, { env: options.env ?? process.env });
+  const pool = createEndpointPool(profile, {
+    env: options.env ?? process.env,
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+  });
   return { models: { root: pool.root, sub: pool.sub }, endpoints: pool.endpoints };
 }

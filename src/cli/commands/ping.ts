@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadProfile } from '../../config/index.js';
 import { ConfigError } from '../../errors.js';
 import {
   type PingEndpointReport,
@@ -7,6 +6,7 @@ import {
   type PingRequestReport,
   ping,
 } from '../../lm/ping.js';
+import { addModelFlags, type ModelFlags, profileFromFlags } from '../model-flags.js';
 
 function seconds(value: string): number {
   const n = Number(value);
@@ -51,15 +51,15 @@ export function formatPingReport(report: PingReport): string {
 }
 
 export function registerPing(program: Command): void {
-  program
+  const command = program
     .command('ping')
     .description(
       'Check every endpoint of a profile: list its models, send a plain and a thinking request, report latency, usage and reasoning',
-    )
-    .option(
-      '--profile <name>',
-      'profile to check (default: RECLAMO_PROFILE, else "default" in the user file)',
-    )
+    );
+  addModelFlags(command, {
+    profileHelp: 'profile to check (default: $RECLAMO_PROFILE, else "default" in the user file)',
+    contextTokens: false,
+  })
     .option(
       '--timeout <seconds>',
       'time allowed for silence from a server, per request',
@@ -67,9 +67,9 @@ export function registerPing(program: Command): void {
       60,
     )
     .option('--json', 'print the report as JSON')
-    .action(async (options: { profile?: string; timeout: number; json?: boolean }) => {
+    .action(async (options: ModelFlags & { timeout: number; json?: boolean }) => {
       // ConfigError and KeyError propagate: the entry point prints them and exits 2.
-      const profile = await loadProfile(options.profile ? { profile: options.profile } : {});
+      const profile = await profileFromFlags(options);
       const report = await ping(profile, { timeoutMs: options.timeout * 1000 });
       process.stdout.write(
         options.json ? `${JSON.stringify(report, null, 2)}\n` : formatPingReport(report),

@@ -5,16 +5,21 @@ import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
 import type { ContextShape } from '../../sandbox/sandbox.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
 import {
+  addModelFlags,
+  inlineFromFlags,
+  type ModelFlags,
+  profileFromFlags,
+} from '../model-flags.js';
+import {
   parseCeilingFraction,
   parseMemoryHeadroomOption,
   parsePositiveIntegerOption,
   parseThresholdFraction,
 } from '../options.js';
 
-interface RunFlags {
+interface RunFlags extends ModelFlags {
   context: string;
   query: string;
-  profile?: string;
   maxDepth?: number;
   maxIterations?: number;
   maxErrors?: number;
@@ -56,7 +61,7 @@ function positiveSeconds(value: string): number {
 
 /** Registers `run` on the program. */
 export function registerRunCommand(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description(
       'answer a question about a context of any size by driving a model through a Python REPL',
@@ -65,11 +70,8 @@ export function registerRunCommand(program: Command): void {
       '-c, --context <path>',
       'a text file, a folder (loaded as {relative path: text}), or - for stdin',
     )
-    .requiredOption('-q, --query <question>', 'the question')
-    .option(
-      '--profile <name>',
-      'profile to use (default: $RECLAMO_PROFILE, else "default" in the user file)',
-    )
+    .requiredOption('-q, --query <question>', 'the question');
+  addModelFlags(command)
     .option(
       '--max-depth <n>',
       'recursion depth: 1 = plain sub-calls only, 2 = rlm_query starts child RLMs (default 1)',
@@ -149,7 +151,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
     context: flags.context,
     logDir: flags.logDir,
     thinking: flags.thinking,
-    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+    ...(await profileOption(flags)),
     ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
     ...(flags.maxIterations !== undefined ? { maxIterations: flags.maxIterations } : {}),
     ...(flags.maxErrors !== undefined ? { maxErrors: flags.maxErrors } : {}),
@@ -217,6 +219,13 @@ async function runCommand(flags: RunFlags): Promise<number> {
     );
   }
   return code;
+}
+
+/** `--profile` as a name for run() to load, or the profile the model flags make. */
+async function profileOption(flags: RunFlags): Promise<Pick<RunOptions, 'profile'>> {
+  const inline = Object.keys(inlineFromFlags(flags)).length > 0;
+  if (inline) return { profile: await profileFromFlags(flags) };
+  return flags.profile !== undefined ? { profile: flags.profile } : {};
 }
 
 /** Why there is no answer, in the user's terms, with what to do about it. */
