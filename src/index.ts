@@ -1,6 +1,7 @@
 export * from './config/index.js';
 export * from './errors.js';
 export * from './evals/index.js';
+export * from './infer/index.js';
 export {
   AnthropicEndpoint,
   type AnthropicOptions,

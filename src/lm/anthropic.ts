@@ -121,6 +121,7 @@ function toWireRequest(request: ResolvedRequest): Record<string, unknown> {
       description: tool.description,
       input_schema: tool.parameters,
     }));
+    if (request.toolChoice !== undefined) body.tool_choice = { type: request.toolChoice };
   }
   return body;
 }

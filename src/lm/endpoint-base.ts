@@ -78,6 +78,7 @@ export interface ResolvedRequest {
   reasoningEffort?: ReasoningEffort;
   sampling: Sampling;
   tools: ToolSpec[];
+  toolChoice?: 'auto' | 'none';
 }
 
 /** What an attempt gets from the driver. */
@@ -118,6 +119,7 @@ export function resolveRequest(settings: ModelSettings, request: GenerateRequest
   if (thinking !== undefined) resolved.thinking = thinking;
   const effort = request.reasoningEffort ?? settings.reasoningEffort;
   if (effort !== undefined) resolved.reasoningEffort = effort;
+  if (request.toolChoice !== undefined) resolved.toolChoice = request.toolChoice;
   return resolved;
 }
 
@@ -214,10 +216,17 @@ export abstract class HttpEndpoint {
       const raw = await withRetry(async () => {
         const release = await this.limiter.acquire(scope.signal);
         const timer = new AttemptTimer(scope.signal, timeoutMs, idleMs);
+        const onReceive = request.onReceive;
+        const touch = onReceive
+          ? () => {
+              timer.touch();
+              onReceive();
+            }
+          : timer.touch;
         try {
           return await this.send(body, resolved, {
             signal: timer.signal,
-            touch: timer.touch,
+            touch,
             stream: this.stream,
             headers,
           });

@@ -56,6 +56,14 @@ export interface GenerateRequest {
   reasoningEffort?: ReasoningEffort;
   sampling?: Sampling;
   tools?: ToolSpec[];
+  /**
+   * Whether the model may call the tools: `auto` (default) or `none`, which
+   * keeps the definitions in the request (and so its cached prefix) but asks
+   * for an answer without calls.
+   */
+  toolChoice?: 'auto' | 'none';
+  /** Called whenever bytes of the reply arrive (content-free; for progress displays). */
+  onReceive?: () => void;
   /** Cancels the request and any retries. */
   abortSignal?: AbortSignal;
   /** Absolute time (ms since epoch) after which the request must not run; caps the timeout. */

@@ -102,6 +102,7 @@ export class OpenAICompatibleEndpoint extends HttpEndpoint {
         type: 'function',
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       }));
+      if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
     }
     if (stream) {
       body.stream = true;

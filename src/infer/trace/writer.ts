@@ -1,0 +1,71 @@
+/**
+ * Writes one frame's trace: one JSON object per line, appended as the frame
+ * goes, so a frame that dies mid-way leaves a readable file. The folder is
+ * private (0700) and each file 0600: traces hold task text and view contents.
+ */
+import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureLogDir, logDirError } from '../../trace/log-dir.js';
+import {
+  INFERENCE_TRACE_SCHEMA_VERSION,
+  type InferenceTraceEvent,
+  type InferenceTraceInput,
+} from './events.js';
+
+/** The folder under a log dir that holds inference traces. */
+export const INFERENCE_DIR = 'inferences';
+
+/** Where a trace id's file lives under `logDir`. */
+export function tracePath(logDir: string, traceId: string): string {
+  return join(logDir, INFERENCE_DIR, `${traceId}.jsonl`);
+}
+
+/** Makes `<logDir>/inferences` (0700) and any missing parents. */
+export function ensureTraceDir(logDir: string): string {
+  ensureLogDir(logDir);
+  const dir = join(logDir, INFERENCE_DIR);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'EEXIST' || !statSync(dir).isDirectory()) throw logDirError(logDir, error);
+  }
+  return dir;
+}
+
+/** Appends events to one trace file; a writer for `logDir: false` writes nothing. */
+export class TraceWriter {
+  readonly path: string | undefined;
+  private fd: number | null = null;
+
+  constructor(
+    logDir: string | false,
+    traceId: string,
+    private readonly now: () => Date,
+  ) {
+    if (logDir === false) return;
+    ensureTraceDir(logDir);
+    this.path = tracePath(logDir, traceId);
+    try {
+      this.fd = openSync(this.path, 'wx', 0o600);
+    } catch (error) {
+      throw logDirError(logDir, error);
+    }
+  }
+
+  /** Appends one event and returns it as written. */
+  write(event: InferenceTraceInput): InferenceTraceEvent {
+    const full = {
+      ...event,
+      v: INFERENCE_TRACE_SCHEMA_VERSION,
+      t: this.now().toISOString(),
+    } as InferenceTraceEvent;
+    if (this.fd !== null) writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    return full;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
