@@ -4,16 +4,18 @@
  * PartialResultError carrying the observation; an invalid contract or an
  * unreadable view rejects before any model call.
  */
-import { ConfigError } from '../errors.js';
 import { type ContractInput, type ContractValue, resolveContract } from './contract.js';
-import { PartialResultError } from './errors.js';
-import { type FrameResult, runFrame, type ToolsFactory } from './frame.js';
+import {
+  type Capabilities,
+  inferOnTree,
+  readCapability,
+  requireTask,
+  type Traced,
+  unwrap,
+} from './on-tree.js';
 import { createTree, type TreeOptions } from './options.js';
-import type { InferenceTree } from './tree.js';
+import { readToolsFactory } from './read/tools.js';
 import type { View } from './views.js';
-
-/** What one frame may do beyond reading its views. */
-export type Capabilities = 'none' | 'read';
 
 /** Options of `infer`. */
 export interface InferOptions<C extends ContractInput = 'text'> extends TreeOptions {
@@ -25,58 +27,6 @@ export interface InferOptions<C extends ContractInput = 'text'> extends TreeOpti
   capabilities?: Capabilities;
 }
 
-/** The value of a finished frame and its trace id. */
-export interface Traced<T> {
-  value: T;
-  traceId: string;
-}
-
-/** Checks the task argument: model code may hand over anything. */
-export function requireTask(task: unknown, where: string): string {
-  if (typeof task !== 'string' || task.trim() === '') {
-    throw new ConfigError(`${where}: the task must be a non-empty string.`, undefined, 'task');
-  }
-  return task;
-}
-
-function readCapability(capabilities: unknown): boolean {
-  if (capabilities === undefined || capabilities === 'none') return false;
-  if (capabilities === 'read') return true;
-  throw new ConfigError(
-    `capabilities must be 'none' or 'read', got ${JSON.stringify(capabilities)}.`,
-    undefined,
-    'capabilities',
-  );
-}
-
-/** Hands back a frame's value, or throws its incompleteness or its error. */
-export function unwrap<T>(result: FrameResult): Traced<T> {
-  if (result.status === 'ok') return { value: result.value as T, traceId: result.traceId };
-  if (result.status === 'incomplete') throw new PartialResultError(result.observation);
-  throw result.error;
-}
-
-/** Runs one frame on a tree that already exists (nested calls, policies). */
-export async function inferOnTree(
-  tree: InferenceTree,
-  task: string,
-  options: { views?: readonly View[]; contract?: ContractInput; read?: boolean; origin: string },
-  tools?: ToolsFactory,
-): Promise<FrameResult> {
-  const contract = resolveContract(options.contract);
-  return runFrame(
-    tree,
-    {
-      task,
-      views: options.views ?? [],
-      contract,
-      read: options.read ?? false,
-      origin: options.origin,
-    },
-    tools,
-  );
-}
-
 /** Like `infer`, with the frame's trace id beside its value. */
 export async function inferTraced<C extends ContractInput = 'text'>(
   task: string,
@@ -86,12 +36,17 @@ export async function inferTraced<C extends ContractInput = 'text'>(
   resolveContract(options.contract);
   const read = readCapability(options.capabilities);
   const tree = await createTree(options);
-  const result = await inferOnTree(tree, task, {
-    ...(options.views ? { views: options.views } : {}),
-    ...(options.contract === undefined ? {} : { contract: options.contract }),
-    read,
-    origin: 'infer',
-  });
+  const result = await inferOnTree(
+    tree,
+    task,
+    {
+      ...(options.views ? { views: options.views } : {}),
+      ...(options.contract === undefined ? {} : { contract: options.contract }),
+      read,
+      origin: 'infer',
+    },
+    read ? readToolsFactory : undefined,
+  );
   return unwrap(result);
 }
 
