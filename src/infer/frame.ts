@@ -15,6 +15,7 @@ import {
   type Message,
   type ToolSpec,
 } from '../lm/model.js';
+import { TRACE_FIELD_CHARS } from '../trace/bounded-fields.js';
 import { checkAnswer } from './answer.js';
 import type { Budget } from './budget.js';
 import { generateWithBudget } from './budgeted-request.js';
@@ -69,6 +70,8 @@ export const MAX_CALLS_PER_ROUND = 8;
 /** Most characters of a tool result shown to the model. */
 export const MAX_TOOL_RESULT_CHARS = 20_000;
 const RECEIVING_EVERY_MS = 1_000;
+/** Room beside the views in a traced request (prompt text, repairs, tool results). */
+const REQUEST_SLACK_CHARS = 1_000_000;
 
 interface FrameState {
   requests: number;
@@ -93,7 +96,13 @@ export async function runFrame(
   const views = await materializeViews(spec.views, settings.maxViewBytes);
   const traceId = settings.generateId();
   const budget = tree.budget.branch();
-  const writer = new TraceWriter(settings.logDir, traceId, settings.now);
+  const viewChars = views.reduce((sum, view) => sum + view.content.length, 0);
+  const writer = new TraceWriter(
+    settings.logDir,
+    traceId,
+    settings.now,
+    Math.max(TRACE_FIELD_CHARS, viewChars + REQUEST_SLACK_CHARS),
+  );
   const started = settings.clock();
   const link = tree.parentId === undefined ? {} : { parentId: tree.parentId };
   const tools = spec.read && toolsFactory ? toolsFactory({ traceId, budget, tree }) : undefined;

@@ -228,6 +228,17 @@ describe('infer: views', () => {
     expect(model.calls).toHaveLength(0);
   });
 
+  it('a hostile 3 MB reply is cut in the trace with its size and digest; the caller still gets it whole', async () => {
+    const logDir = tempLogDir('huge');
+    const huge = 'x'.repeat(3_000_000);
+    const model = new ScriptedModel({ replies: [huge] });
+    const { value, traceId } = await inferTraced('q', { model, budget: budget(), logDir });
+    expect(value).toHaveLength(3_000_000);
+    const response = traceEvents(logDir, traceId).find((e) => e.type === 'response');
+    expect(response?.content).toHaveLength(1_000_000);
+    expect(response?.cutFields).toMatchObject({ content: { chars: 3_000_000 } });
+  });
+
   it('writes traces 0600 in a 0700 folder', async () => {
     const logDir = tempLogDir('perm');
     const model = new ScriptedModel({ replies: ['ok'] });

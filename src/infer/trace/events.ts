@@ -5,7 +5,9 @@
  * keep the version; renames or removals bump it and the reader keeps reading
  * the old ones (test/fixtures/inference-traces/).
  */
+
 import type { FinishReason, Message, ToolCall, Usage } from '../../lm/model.js';
+import type { CutFields } from '../../trace/bounded-fields.js';
 import type { BudgetRemaining, SubtreeSpend } from '../budget.js';
 import type { JsonSchema } from '../contract.js';
 import type { IncompleteObservation } from '../observation.js';
@@ -16,6 +18,8 @@ export const INFERENCE_TRACE_SCHEMA_VERSION = 1;
 interface Base {
   v: number;
   t: string;
+  /** Text fields stored cut because they were over the bound: path -> full size and SHA-256. */
+  cutFields?: CutFields;
 }
 
 /** First line: what the frame was asked and with what. */

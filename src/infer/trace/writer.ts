@@ -5,6 +5,7 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { boundFields, TRACE_FIELD_CHARS } from '../../trace/bounded-fields.js';
 import { ensureLogDir, logDirError } from '../../trace/log-dir.js';
 import {
   INFERENCE_TRACE_SCHEMA_VERSION,
@@ -33,7 +34,13 @@ export function ensureTraceDir(logDir: string): string {
   return dir;
 }
 
-/** Appends events to one trace file; a writer for `logDir: false` writes nothing. */
+/**
+ * Appends events to one trace file; a writer for `logDir: false` writes
+ * nothing. A text field over its bound is written cut, with its full size and
+ * SHA-256 in `cutFields`, as trajectories do. Requests get a bound of their
+ * own (`requestChars`), large enough for the frame's views, which the first
+ * request carries whole.
+ */
 export class TraceWriter {
   readonly path: string | undefined;
   private fd: number | null = null;
@@ -42,6 +49,7 @@ export class TraceWriter {
     logDir: string | false,
     traceId: string,
     private readonly now: () => Date,
+    private readonly requestChars = TRACE_FIELD_CHARS,
   ) {
     if (logDir === false) return;
     ensureTraceDir(logDir);
@@ -55,8 +63,11 @@ export class TraceWriter {
 
   /** Appends one event and returns it as written. */
   write(event: InferenceTraceInput): InferenceTraceEvent {
+    const limit = event.type === 'request' ? this.requestChars : TRACE_FIELD_CHARS;
+    const { value, cut } = boundFields(event, limit);
     const full = {
-      ...event,
+      ...value,
+      ...(Object.keys(cut).length > 0 ? { cutFields: cut } : {}),
       v: INFERENCE_TRACE_SCHEMA_VERSION,
       t: this.now().toISOString(),
     } as InferenceTraceEvent;
