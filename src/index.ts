@@ -40,9 +40,14 @@ export { Semaphore } from './lm/semaphore.js';
 export { splitThink } from './lm/think.js';
 export * from './lm/tokens/index.js';
 export { type BudgetInput, type InputBudget, inputBudget } from './rlm/budget.js';
-export { type CodeBlock, type FinalCandidate, type ParsedReply, parseReply } from './rlm/fence.js';
 export { FORCED_FINISH_GRACE_MS } from './rlm/forced-finish.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';
+export {
+  type CodeBlock,
+  type FinalCandidate,
+  type ParsedReply,
+  parseReply,
+} from './rlm/protocols/fence/grammar.js';
 export { RunError, type RunOptions, type RunResult, type RunStatus, run } from './rlm/run.js';
 export {
   executePythonTool,

@@ -30,17 +30,6 @@ export function parseMemoryHeadroomOption(value: string): number {
   return n;
 }
 
-/** Parse a comma-separated list of integers (sizes), e.g. `1000,10000` or `1e3,1e6`. */
-export function parseIntegerListOption(value: string): number[] {
-  return value.split(',').map((part) => {
-    const n = Number(part.trim().replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < 0) {
-      throw new InvalidArgumentError(`expected integers separated by commas, got "${value}"`);
-    }
-    return n;
-  });
-}
-
 /** Parse a comma-separated list of names. */
 export function parseListOption(value: string): string[] {
   return value

@@ -23,7 +23,7 @@ import type {
   Usage,
 } from './model.js';
 import { parseEventData, postRequest, readEventStream, readJsonReply } from './reply-reader.js';
-import { splitThink } from './think.js';
+import { separateReasoning } from './think.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** Output cap when neither the role nor the request sets one (the API requires it). */
@@ -279,10 +279,10 @@ class MessageAccumulator {
         });
       }
     }
-    const split = splitThink(text.join(''));
+    const { content, reasoning } = separateReasoning(text.join(''), thinking);
     return {
-      content: split.content,
-      reasoning: [...thinking.map((t) => t.trim()), split.reasoning].filter(Boolean).join('\n\n'),
+      content,
+      reasoning,
       toolCalls,
       finishReason: finishOf(this.stopReason),
       usage: usageOf(this.usage),

@@ -85,7 +85,10 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 
 /** One model reply, with reasoning separated from content. */
 export interface Completion {
-  /** The visible reply, with any `<think>` block removed. */
+  /**
+   * The visible reply. Think-free by contract: every LanguageModel moves
+   * `<think>` blocks into `reasoning` (splitThink), so callers never strip them.
+   */
   content: string;
   /** Reasoning text (separate field or `<think>` block); empty when none came back. */
   reasoning: string;

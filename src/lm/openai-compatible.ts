@@ -17,7 +17,7 @@ import {
 } from './endpoint-base.js';
 import type { FinishReason, LanguageModel, Message, ToolCall, Usage } from './model.js';
 import { parseEventData, postRequest, readEventStream, readJsonReply } from './reply-reader.js';
-import { splitThink } from './think.js';
+import { separateReasoning } from './think.js';
 import { USER_AGENT } from './user-agent.js';
 
 export interface OpenAICompatibleOptions extends EndpointOptions {
@@ -213,10 +213,10 @@ function assemble(
   usage: Usage,
   model: string,
 ): RawCompletion {
-  const { content, reasoning } = splitThink(rawContent);
+  const { content, reasoning } = separateReasoning(rawContent, [fieldReasoning]);
   return {
     content,
-    reasoning: [fieldReasoning.trim(), reasoning].filter(Boolean).join('\n\n'),
+    reasoning,
     toolCalls,
     finishReason: finishOf(finish, toolCalls.length),
     usage,

@@ -1,4 +1,10 @@
 /**
+ * The one home of `<think>` handling. Every LanguageModel separates reasoning
+ * from content here, once, so `Completion.content` is think-free by contract
+ * and nothing above the model layer strips tags again.
+ */
+
+/**
  * Splits `<think>...</think>` reasoning out of reply text. Handles several
  * blocks, a reply whose opening tag was in the prompt (only `</think>` comes
  * back, as Qwen3 chat templates do), and a block cut off by the length limit.
@@ -37,5 +43,21 @@ export function splitThink(text: string): { content: string; reasoning: string }
       .map((r) => r.trim())
       .filter(Boolean)
       .join('\n\n'),
+  };
+}
+
+/**
+ * A reply's content and reasoning as a Completion carries them: reasoning
+ * that came apart (a field, thinking blocks) first, then any `<think>` text
+ * split out of the content.
+ */
+export function separateReasoning(
+  rawContent: string,
+  separate: readonly string[] = [],
+): { content: string; reasoning: string } {
+  const { content, reasoning } = splitThink(rawContent);
+  return {
+    content,
+    reasoning: [...separate.map((r) => r.trim()), reasoning].filter(Boolean).join('\n\n'),
   };
 }

@@ -1,4 +1,5 @@
 /** The texts compaction writes: stubs, the cut marker, the summary header. */
+import { keepHeadAndTail } from '../util/head-tail.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -15,12 +16,12 @@ export function elisionStub(
 
 /** Keeps `keepChars` of `text` (head and tail halves) around a marker saying what was cut. */
 export function cutMiddle(text: string, keepChars: number, variable: string): string {
-  const keep = Math.max(0, Math.min(keepChars, text.length));
-  const head = Math.ceil(keep / 2);
-  const tail = keep - head;
-  const cut = text.length - keep;
-  const marker = `\n[... ${n(cut)} of ${n(text.length)} chars cut here to fit the context window; the full output is in the REPL variable \`${variable}\` ...]\n`;
-  return text.slice(0, head) + marker + (tail > 0 ? text.slice(text.length - tail) : '');
+  return keepHeadAndTail(
+    text,
+    keepChars,
+    (cut) =>
+      `\n[... ${n(cut)} of ${n(text.length)} chars cut here to fit the context window; the full output is in the REPL variable \`${variable}\` ...]\n`,
+  ).text;
 }
 
 /** Heads the message that replaces summarised turns. */
@@ -32,8 +33,7 @@ export function summaryHeader(first: number, last: number, variable: string): st
 /** Bounds a text to `max` characters, head and tail kept. */
 export function bound(text: string, max: number): string {
   if (text.length <= max) return text;
+  // The marker counts toward `max`; it names the excess over `max`.
   const marker = `\n[... ${n(text.length - max)} chars omitted ...]\n`;
-  const keep = Math.max(0, max - marker.length);
-  const head = Math.ceil(keep / 2);
-  return text.slice(0, head) + marker + text.slice(text.length - (keep - head));
+  return keepHeadAndTail(text, max - marker.length, marker).text;
 }

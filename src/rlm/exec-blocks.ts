@@ -6,10 +6,10 @@
  */
 import type { BlockRecord } from '../trace/events.js';
 import type { ShownOutput } from './context-keeper.js';
-import type { CodeBlock } from './fence.js';
 import { blockResult } from './iteration-record.js';
 import type { LoopRun } from './loop-state.js';
 import { formatResultBody } from './prompts/messages.js';
+import type { CodeBlock } from './protocols/fence/grammar.js';
 import type { RunShared } from './run-state.js';
 
 /** What running a turn's blocks produced. */
@@ -57,15 +57,15 @@ export async function runBlocks(run: LoopRun, blocks: readonly CodeBlock[]): Pro
     });
     state.stats.execs++;
     if (result.error?.type === 'SyntaxError') state.stats.syntaxErrors++;
-    const { message, shown } = await protocol.formatBlock(i, block.code, result, sandbox);
+    const { message, shown, cutChars } = await protocol.formatBlock(i, block.code, result, sandbox);
     out.outputs.push(message);
-    const full = formatResultBody(result, Number.POSITIVE_INFINITY);
+    const full = formatResultBody(result, Number.POSITIVE_INFINITY).text;
     state.keeper.addOutput(full);
     out.shownOutputs.push({ shown, full, block: i + 1 });
     if (result.restarted) out.restarted = true;
     state.shown.push(shown);
     state.lastOutput = shown;
-    out.records.push({ code: block.code, result: blockResult(result, shown) });
+    out.records.push({ code: block.code, result: blockResult(result, cutChars) });
     if (result.error || result.timedOut || result.restarted) {
       state.consecutiveErrors++;
       if (state.consecutiveErrors >= s.maxErrors) out.errorLimit = true;

@@ -1,13 +1,14 @@
 /** The fence protocol as a RootProtocol: ```repl code, FINAL / FINAL_VAR text. */
 import type { Message } from '../lm/model.js';
-import { parseReply } from './fence.js';
-import { noActionNudge, rejectNudge } from './nudges.js';
+import { noActionNudge } from './nudges.js';
 import { contextMessage, formatResult, skippedBlock } from './prompts/messages.js';
+import { parseReply } from './protocols/fence/grammar.js';
 import type { RootProtocol } from './root-protocol.js';
 
 export function createFenceProtocol(outputLimit: number): RootProtocol {
   return {
     answerDict: true,
+    wording: 'fence',
     systemPrompt: (version, options) => version.system(options),
     opening: (shape, query, firstTurnLine) => [
       { role: 'user', content: `${contextMessage(shape, query)}\n\n${firstTurnLine}` },
@@ -27,10 +28,9 @@ export function createFenceProtocol(outputLimit: number): RootProtocol {
     },
     async formatBlock(index, _code, result) {
       const shown = formatResult(index, result, outputLimit);
-      return { message: shown, shown };
+      return { message: shown.text, shown: shown.text, cutChars: shown.cut };
     },
     skippedBlock: (index, _code, why) => skippedBlock(index, why),
-    rejectNudge,
     closeTurn: (input) => fenceTurnMessages(input.content, input.outputs, input),
   };
 }

@@ -4,16 +4,11 @@
  */
 import type { AnswerState, VariableValue } from '../sandbox/sandbox.js';
 import type { FinalDecision } from '../trace/events.js';
-import { type FinalCandidate, parseReply, stripThink } from './fence.js';
+import { MAX_ANSWER_CHARS } from './finish/answer-limit.js';
+import { type FinalCandidate, parseReply, proseOf } from './protocols/fence/grammar.js';
 
 /** REPL variables a forced finish looks at (after the answer dict), in order. */
 export const ANSWER_VARIABLES = ['final_answer', 'answer_text', 'result', 'final'] as const;
-
-/**
- * The longest answer a finish may return (characters). A longer one is refused
- * with a nudge rather than cut without a word: the model can still shorten it.
- */
-export const MAX_ANSWER_CHARS = 10_000_000;
 
 /** Why a finish was not accepted; each maps to a nudge. */
 export type RejectReason =
@@ -146,49 +141,15 @@ function introducesCode(text: string): boolean {
 }
 
 /**
- * The reply's prose with every code block, tool call and reasoning block
+ * The (think-free) reply's prose with every code block and tool call
  * removed, or '' when what is left is a plan or only introduces code.
  */
 export function proseAnswer(content: string): string {
-  const text = stripThink(content);
-  const parsed = parseReply(text);
-  let prose = withoutFences(text)
-    .replace(/<tool_call>[\s\S]*?(<\/tool_call>|$)/g, '')
-    .replace(/<\/?(arg_key|arg_value|value|repl)>/g, '');
+  const parsed = parseReply(content);
+  let prose = proseOf(content);
   // A FINAL that could not be used still carries the model's intended answer text.
   if (parsed.final?.kind === 'final') prose = parsed.final.answer;
   prose = prose.replace(/\n{3,}/g, '\n\n').trim();
   if (prose === '' || isPlanLike(prose) || introducesCode(prose)) return '';
   return prose;
-}
-
-/**
- * The text with every fenced block removed (an unclosed one up to the end), each
- * closed block leaving an empty line. One pass over the lines: a regex that looks
- * for each opening fence's close is quadratic on a reply full of unclosed fences.
- */
-function withoutFences(text: string): string {
-  const lines = text.split('\n');
-  const out: string[] = [];
-  let inFence = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (inFence) {
-      if (/^[ \t]*```[ \t]*$/.test(line)) {
-        inFence = false;
-        out.push('');
-      }
-    } else if (/^[ \t]*```/.test(line) && i < lines.length - 1) {
-      // An opening fence needs a line break after it, as in the fence parser.
-      inFence = true;
-    } else {
-      out.push(line);
-    }
-  }
-  return out.join('\n');
-}
-
-/** Whether a string looks like code rather than an answer (a guard for every fallback). */
-export function looksLikeCode(text: string): boolean {
-  return /^[ \t]*```/m.test(text) || /<tool_call>/.test(text);
 }

@@ -8,21 +8,15 @@
 import type { Completion, LanguageModel, Message, ToolCall, ToolSpec } from '../lm/model.js';
 import type { AnswerState, Sandbox } from '../sandbox/sandbox.js';
 import type { ForcedFinishSource } from '../trace/events.js';
-import { parseReply } from './fence.js';
-import {
-  ANSWER_VARIABLES,
-  isPlanLike,
-  looksLikeCode,
-  MAX_ANSWER_CHARS,
-  proseAnswer,
-  quotedName,
-  readFinalValue,
-} from './finish.js';
+import { MAX_ANSWER_CHARS } from './finish/answer-limit.js';
+import { ANSWER_VARIABLES, isPlanLike, proseAnswer, quotedName, readFinalValue } from './finish.js';
 import { callWithDeadline } from './model-call.js';
 import { type ForcedFinishState, forcedFinishMessage } from './prompts/messages.js';
+import { type FinalCandidate, looksLikeCode, parseReply } from './protocols/fence/grammar.js';
 import {
   FINAL_ANSWER,
   finalAnswerTool,
+  finalCandidateOf,
   findFinalAction,
   parseToolCalls,
 } from './tools-protocol.js';
@@ -139,9 +133,11 @@ export async function forcedFinish(input: ForcedFinishInput): Promise<ForcedFini
       if (!request.messages) throw new Error(NO_FIT);
       completion = await ask(input, request.messages);
       const fromModel =
+        // A final_answer call (tools protocol) counts first, then FINAL / FINAL_VAR in the text.
         (input.finalTool
-          ? take('model', await toolAnswer(completion.toolCalls, input.sandbox))
-          : null) ?? take('model', await modelAnswer(completion.content, input.sandbox));
+          ? take('model', await answerOf(toolCandidate(completion.toolCalls), input.sandbox))
+          : null) ??
+        take('model', await answerOf(parseReply(completion.content).final, input.sandbox));
       if (fromModel) {
         return outcome('model', fromModel, {
           content: completion.content,
@@ -280,28 +276,25 @@ async function ask(input: ForcedFinishInput, messages: Message[]): Promise<Compl
   );
 }
 
-/** A valid final_answer call in the forced reply (tools protocol). */
-async function toolAnswer(
-  calls: readonly ToolCall[],
-  sandbox: Sandbox | undefined,
-): Promise<Candidate | null> {
-  const action = findFinalAction(parseToolCalls(calls.filter((c) => c.name === FINAL_ANSWER)));
-  if (!action) return null;
-  return action.kind === 'final'
-    ? textAnswer(action.answer)
-    : variableAnswer(action.variable, sandbox);
+/** The finish a final_answer call of the forced reply asks for (tools protocol). */
+function toolCandidate(calls: readonly ToolCall[]): FinalCandidate | null {
+  const finals = calls.filter((c) => c.name === FINAL_ANSWER);
+  return finalCandidateOf(findFinalAction(parseToolCalls(finals)));
 }
 
-/** A valid FINAL / FINAL_VAR in the forced reply; code in it is never run. */
-async function modelAnswer(
-  content: string,
+/**
+ * The answer a forced reply's finish gives, from FINAL text or a final_answer
+ * call alike: the text unless it is a plan, or the variable's value. Code in
+ * the reply is never run.
+ */
+async function answerOf(
+  candidate: FinalCandidate | null,
   sandbox: Sandbox | undefined,
 ): Promise<Candidate | null> {
-  const final = parseReply(content).final;
-  if (!final) return null;
-  return final.kind === 'final'
-    ? textAnswer(final.answer)
-    : variableAnswer(final.variable, sandbox);
+  if (!candidate) return null;
+  return candidate.kind === 'final'
+    ? textAnswer(candidate.answer)
+    : variableAnswer(candidate.variable, sandbox);
 }
 
 function textAnswer(answer: string): Candidate | null {

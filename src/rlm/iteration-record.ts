@@ -5,7 +5,7 @@
 import type { ExecResult } from '../sandbox/sandbox.js';
 import type { BlockRecord, FinalDecision, IterationEvent } from '../trace/events.js';
 import { roundMs } from '../trace/round-ms.js';
-import type { Nudge } from './nudges.js';
+import type { Nudge } from './prompts/nudges.js';
 import type { ParsedTurn } from './root-protocol.js';
 import type { TurnReply } from './turn-reply.js';
 
@@ -55,14 +55,17 @@ export function iterationEvent(i: IterationInput): Omit<IterationEvent, 'v' | 't
   };
 }
 
-/** One executed block's result as the trajectory stores it (`shown` is what the model saw). */
-export function blockResult(r: ExecResult, shown: string): NonNullable<BlockRecord['result']> {
+/**
+ * One executed block's result as the trajectory stores it; `cutChars` is how
+ * much of it the display limit cut before the model saw it.
+ */
+export function blockResult(r: ExecResult, cutChars: number): NonNullable<BlockRecord['result']> {
   return {
     stdout: r.stdout,
     stderr: r.stderr,
     stdoutChars: r.stdoutChars,
     stderrChars: r.stderrChars,
-    truncated: r.stdoutOverflow || r.stderrOverflow || shown.includes(' characters cut] ...'),
+    truncated: r.stdoutOverflow || r.stderrOverflow || cutChars > 0,
     ...(r.error
       ? {
           error: {

@@ -8,7 +8,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { type EventInput, TrajectoryWriter, trajectoryStem } from '../trace/writer.js';
 import { ContextKeeper, summaryPrompt } from './context-keeper.js';
 import { createRootProtocol } from './create-root-protocol.js';
-import { MAX_ANSWER_CHARS } from './finish.js';
+import { MAX_ANSWER_CHARS } from './finish/answer-limit.js';
 import { finishFailed, finishForced, limitReached } from './loop-ending.js';
 import { createLoopHost } from './loop-host.js';
 import { openLoop } from './loop-opening.js';

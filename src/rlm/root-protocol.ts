@@ -8,10 +8,9 @@
 import type { Message, ToolCall, ToolSpec } from '../lm/model.js';
 import type { ContextShape, ExecResult, Sandbox } from '../sandbox/sandbox.js';
 import type { FinalDecision } from '../trace/events.js';
-import type { CodeBlock, FinalCandidate } from './fence.js';
-import type { RejectDetail, RejectReason } from './finish.js';
-import type { Nudge } from './nudges.js';
+import type { Nudge, NudgeWording } from './prompts/nudges.js';
 import type { PromptVersion, SystemPromptOptions } from './prompts/types.js';
+import type { CodeBlock, FinalCandidate } from './protocols/fence/grammar.js';
 import type { SlipKind } from './tools-slip.js';
 
 /** One reply, read by the protocol. */
@@ -43,6 +42,8 @@ export interface BlockOutput {
   message: string;
   /** The output alone (no echoed code), for the re-verify check. */
   shown: string;
+  /** Characters of the output the display limit cut (the record's `truncated`). */
+  cutChars: number;
 }
 
 export interface CloseTurnInput {
@@ -64,6 +65,8 @@ export interface RootProtocol {
   readonly tools?: ToolSpec[];
   /** Whether a ready `answer` dict ends the run. */
   readonly answerDict: boolean;
+  /** The words of its nudges: FINAL text, or the final_answer tool. */
+  readonly wording: NudgeWording;
   /** The built-in system prompt. */
   systemPrompt(version: PromptVersion, options: SystemPromptOptions): string;
   /** Messages after the system prompt that open the stored history. */
@@ -81,8 +84,6 @@ export interface RootProtocol {
   ): Promise<BlockOutput>;
   /** Shows a block that did not run. */
   skippedBlock(index: number, code: string, why: string): string;
-  /** The nudge for a refused finish. */
-  rejectNudge(reason: RejectReason, detail: RejectDetail): Nudge;
   /** What the turn appends to the stored history. */
   closeTurn(input: CloseTurnInput): Message[];
 }

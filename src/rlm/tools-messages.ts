@@ -4,45 +4,11 @@
  * per call in call order, then one user message carrying any notes and the
  * next turn line. Only compaction rewrites old tool outputs.
  */
-import type { Message, ToolCall } from '../lm/model.js';
-
-/** One turn's reply and what came of it. */
-export interface ToolTurnInput {
-  /** The reply's visible text (reasoning is never fed back). */
-  content: string;
-  /** The reply's tool calls, in the order the model made them. */
-  toolCalls: readonly ToolCall[];
-  /** What each call returned (REPL output, a rejection reason, ...), index-aligned with `toolCalls`. */
-  toolResults: readonly string[];
-  /** Notes for the model: nudges, warnings, a slipped reply's outputs. Joined by blank lines. */
-  notes: readonly string[];
-  /** The next turn line, e.g. `Turn 3/30`. Always last. */
-  turnLine: string;
-}
+import type { ToolCall } from '../lm/model.js';
 
 /** Join notes and the turn line into the closing user message's text. */
 export function closingUserText(notes: readonly string[], turnLine: string): string {
   return [...notes.filter((n) => n.trim() !== ''), turnLine].join('\n\n');
-}
-
-/** The messages one tools-protocol turn appends to the history. */
-export function toolTurnMessages(input: ToolTurnInput): Message[] {
-  if (input.toolResults.length !== input.toolCalls.length) {
-    throw new Error(
-      `toolTurnMessages: ${input.toolCalls.length} tool calls but ${input.toolResults.length} results`,
-    );
-  }
-  const messages: Message[] = [];
-  messages.push(
-    input.toolCalls.length > 0
-      ? { role: 'assistant', content: input.content, toolCalls: [...input.toolCalls] }
-      : { role: 'assistant', content: input.content },
-  );
-  input.toolCalls.forEach((call, i) => {
-    messages.push({ role: 'tool', toolCallId: call.id, content: input.toolResults[i] ?? '' });
-  });
-  messages.push({ role: 'user', content: closingUserText(input.notes, input.turnLine) });
-  return messages;
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { ToolCall, ToolSpec } from '../lm/model.js';
 import { type ParseResult, safeParseJson } from '../util/safe-json.js';
 import { quotedName } from './finish.js';
+import type { FinalCandidate } from './protocols/fence/grammar.js';
 
 export const EXECUTE_PYTHON = 'execute_python';
 export const FINAL_ANSWER = 'final_answer';
@@ -182,4 +183,15 @@ export function findFinalAction(
     if (action.kind === 'final' || action.kind === 'final_var') return action;
   }
   return undefined;
+}
+
+/** A valid final action as the finish judge reads it (null when there is none). */
+export function finalCandidateOf(
+  action: Extract<ToolAction, { kind: 'final' | 'final_var' }> | undefined,
+): FinalCandidate | null {
+  if (action?.kind === 'final') return { kind: 'final', answer: action.answer, viaToolCall: true };
+  if (action?.kind === 'final_var') {
+    return { kind: 'final_var', variable: action.variable, viaToolCall: true };
+  }
+  return null;
 }

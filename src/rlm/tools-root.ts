@@ -6,19 +6,28 @@
  * is acted on once per run (a protocol slip) with the fence rules.
  */
 import type { Message, ToolCall } from '../lm/model.js';
-import type { CodeBlock, FinalCandidate } from './fence.js';
-import { parseReply } from './fence.js';
-import { MAX_ANSWER_CHARS, type RejectDetail, type RejectReason } from './finish.js';
-import type { Nudge } from './nudges.js';
 import {
   contextMessage,
   formatResult,
   formatResultBody,
   skippedBlock,
 } from './prompts/messages.js';
+import {
+  FINAL_ACCEPTED_TEXT,
+  FINAL_REFUSED_TEXT,
+  NO_CALL_CARRIED_OUT_TEXT,
+  type Nudge,
+} from './prompts/nudges.js';
+import { type CodeBlock, parseReply } from './protocols/fence/grammar.js';
 import type { CloseTurnInput, ParsedTurn, RootProtocol } from './root-protocol.js';
 import { closingUserText, normalizeToolCallIds } from './tools-messages.js';
-import { findFinalAction, parseToolCalls, rootTools, type ToolAction } from './tools-protocol.js';
+import {
+  finalCandidateOf,
+  findFinalAction,
+  parseToolCalls,
+  rootTools,
+  type ToolAction,
+} from './tools-protocol.js';
 import { decideNoToolCall } from './tools-slip.js';
 
 interface ToolDetail {
@@ -35,6 +44,7 @@ export function createToolsProtocol(outputLimit: number): RootProtocol {
   return {
     tools: [...rootTools],
     answerDict: true,
+    wording: 'tools',
     systemPrompt: (version, options) => version.system({ ...options, protocol: 'tools' }),
     opening: (shape, query, firstTurnLine) => [
       { role: 'user', content: `${contextMessage(shape, query)}\n\n${firstTurnLine}` },
@@ -43,14 +53,14 @@ export function createToolsProtocol(outputLimit: number): RootProtocol {
     parse(content, toolCalls, turn): ParsedTurn {
       textMode = toolCalls.length === 0;
       if (!textMode) return parseCalls(normalizeToolCallIds(toolCalls, turn));
-      const decision = decideNoToolCall(content, slipsHonoured);
+      const parsed = parseReply(content);
+      const decision = decideNoToolCall(parsed, slipsHonoured);
       const note: Nudge = {
         kind: decision.kind === 'honour' ? 'protocol_slip' : 'no_action',
         text: decision.note,
       };
       if (decision.kind === 'honour') {
         slipsHonoured++;
-        const parsed = parseReply(content);
         return {
           blocks: parsed.blocks,
           final: parsed.final,
@@ -75,10 +85,10 @@ export function createToolsProtocol(outputLimit: number): RootProtocol {
     },
     async formatBlock(index, _code, result) {
       const body = formatResultBody(result, outputLimit);
-      return { message: textMode ? formatResult(index, result, outputLimit) : body, shown: body };
+      const message = textMode ? formatResult(index, result, outputLimit).text : body.text;
+      return { message, shown: body.text, cutChars: body.cut };
     },
     skippedBlock: (index, _code, why) => skippedBlock(index, why),
-    rejectNudge: toolsRejectNudge,
     closeTurn(input) {
       const detail = input.parsed.detail as ToolDetail | undefined;
       if (!detail) {
@@ -100,12 +110,7 @@ function parseCalls(calls: ToolCall[]): ParsedTurn {
   for (const a of actions) {
     if (a.kind === 'execute') blocks.push({ code: a.code, source: 'fence', complete: true });
   }
-  const found = findFinalAction(actions);
-  let final: FinalCandidate | null = null;
-  if (found?.kind === 'final') final = { kind: 'final', answer: found.answer, viaToolCall: true };
-  if (found?.kind === 'final_var') {
-    final = { kind: 'final_var', variable: found.variable, viaToolCall: true };
-  }
+  const final = finalCandidateOf(findFinalAction(actions));
   const detail: ToolDetail = { mode: 'tools', calls, actions };
   return {
     blocks,
@@ -114,10 +119,7 @@ function parseCalls(calls: ToolCall[]): ParsedTurn {
     slips: 0,
     rejectedFinals: actions.filter((a) => a.kind === 'rejected' && a.wasFinal).length,
     nudges: [],
-    noAction: {
-      kind: 'no_action',
-      text: 'None of your tool calls could be carried out (see the tool results). Call execute_python to run code, or final_answer to finish.',
-    },
+    noAction: { kind: 'no_action', text: NO_CALL_CARRIED_OUT_TEXT },
     acted: true,
     detail,
   };
@@ -135,49 +137,13 @@ function toolMessages(input: CloseTurnInput, detail: ToolDetail): Message[] {
     } else if (action.kind === 'rejected') {
       text = action.reason;
     } else if (input.decision?.accepted) {
-      text = 'Accepted. The run ends with this answer.';
+      text = FINAL_ACCEPTED_TEXT;
     } else {
-      text = input.finalNudge?.text ?? 'final_answer was not accepted.';
+      text = input.finalNudge?.text ?? FINAL_REFUSED_TEXT;
     }
     out.push({ role: 'tool', toolCallId: action.call.id, content: text });
   }
   const notes = input.nudges.filter((n) => n !== input.finalNudge).map((n) => n.text);
   out.push({ role: 'user', content: closingUserText(notes, input.nextTurnLine) });
   return out;
-}
-
-/** Why a final_answer call was refused, in tools terms. */
-export function toolsRejectNudge(reason: RejectReason, detail: RejectDetail): Nudge {
-  switch (reason) {
-    case 'code_not_run':
-      return {
-        kind: 'rejected_final',
-        text: 'final_answer was not accepted: it came in the same reply as code that had not run yet. Read the output, then call final_answer on its own.',
-      };
-    case 'missing_variable':
-      return {
-        kind: 'rejected_final',
-        text: `final_answer was not accepted: there is no REPL variable named ${detail.variable ?? ''}. Assign the answer to a variable with execute_python first, or pass the text as \`answer\`.`,
-      };
-    case 'empty':
-      return {
-        kind: 'rejected_final',
-        text: 'final_answer was not accepted: the answer was empty. Give the answer itself.',
-      };
-    case 'plan_like':
-      return {
-        kind: 'plan_final',
-        text: 'final_answer was not accepted: it describes work still to do rather than giving an answer. Do the work with execute_python first; the answer must be the answer itself.',
-      };
-    case 'unverified':
-      return {
-        kind: 'reverify',
-        text: `Before finishing, print the value you are about to return${detail.variable ? ` (${detail.variable})` : ''} with execute_python and check that it answers the question. If it does, call final_answer again.`,
-      };
-    case 'too_long':
-      return {
-        kind: 'rejected_final',
-        text: `final_answer was not accepted: the answer${detail.variable ? ` (${detail.variable})` : ''} holds ${(detail.chars ?? 0).toLocaleString('en-US')} characters, more than the ${MAX_ANSWER_CHARS.toLocaleString('en-US')} an answer may have. Call final_answer with a shorter answer: the part that answers the question, or a summary.`,
-      };
-  }
 }

@@ -1,22 +1,23 @@
 /**
  * Protocol slips under the tools protocol: a reply with no tool call that
- * writes its action as text instead (a fenced code block, a text-form
- * `<tool_call>`, or FINAL(...) / FINAL_VAR(...) at the start of a line).
- * The first slip of a run is honoured (the loop parses and acts on the text as
- * the fence protocol would); later ones only get a nudge. Every slip is logged.
+ * writes its action as text instead: code the fence grammar would run (a
+ * ```repl / ```python block, a text-form `<tool_call>`), or FINAL(...) /
+ * FINAL_VAR(...) at the start of a line. A fence that would not run (a bare
+ * ``` table, a shell example) is no slip. The first slip of a run is
+ * honoured (acted on as the fence protocol would); later ones only get a
+ * nudge. Every slip is logged.
  */
+
+import { NO_TOOL_CALL_TEXT, SLIP_AGAIN_TEXT, slipHonouredText } from './prompts/nudges.js';
+import type { ParsedReply } from './protocols/fence/grammar.js';
 
 /** What a slipped reply wrote as text. */
 export type SlipKind = 'code' | 'final';
 
-const FENCE_OPEN = /^[ \t]*```[ \t]*(?:repl|python|py|python3)?[ \t]*\r?\n/im;
-const TEXT_TOOL_CALL = /<tool_call>\s*(?:repl|python|execute_python)\b/i;
-const FINAL_TEXT = /^[ \t]*(?:FINAL|FINAL_VAR)[ \t]*\(/m;
-
-/** Detect an action written as text. Code wins when both appear (the fence rules then apply). */
-export function detectSlip(content: string): SlipKind | null {
-  if (FENCE_OPEN.test(content) || TEXT_TOOL_CALL.test(content)) return 'code';
-  if (FINAL_TEXT.test(content)) return 'final';
+/** The action a reply wrote as text, read by the fence grammar. Code wins when both appear. */
+export function detectSlip(parsed: ParsedReply): SlipKind | null {
+  if (parsed.blocks.length > 0) return 'code';
+  if (parsed.final) return 'final';
   return null;
 }
 
@@ -29,35 +30,14 @@ export type NoToolCallDecision =
 
 /**
  * Decide how to handle a reply without tool calls.
- * @param content the reply's visible text.
+ * @param parsed the reply's text, read by the fence grammar.
  * @param slipsHonoured how many slips this run has already honoured.
  */
-export function decideNoToolCall(content: string, slipsHonoured: number): NoToolCallDecision {
-  const slip = detectSlip(content);
+export function decideNoToolCall(parsed: ParsedReply, slipsHonoured: number): NoToolCallDecision {
+  const slip = detectSlip(parsed);
   if (slip !== null && slipsHonoured === 0) {
-    const what = slip === 'code' ? 'code as text' : 'FINAL as text';
-    return {
-      kind: 'honour',
-      slip,
-      note:
-        `Your reply wrote ${what} instead of calling a tool. It was accepted this once; ` +
-        'from now on act only through execute_python and final_answer calls.',
-    };
+    return { kind: 'honour', slip, note: slipHonouredText(slip) };
   }
-  if (slip !== null) {
-    return {
-      kind: 'nudge',
-      slip,
-      note:
-        'Your reply wrote its action as text again, so nothing ran. Call execute_python to run ' +
-        'code, or final_answer to finish.',
-    };
-  }
-  return {
-    kind: 'nudge',
-    slip: null,
-    note:
-      'Your reply made no tool call, so nothing happened. Call execute_python to run code in ' +
-      'the REPL, or final_answer when you have the answer.',
-  };
+  if (slip !== null) return { kind: 'nudge', slip, note: SLIP_AGAIN_TEXT };
+  return { kind: 'nudge', slip: null, note: NO_TOOL_CALL_TEXT };
 }

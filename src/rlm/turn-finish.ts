@@ -6,7 +6,8 @@
 import type { FinalDecision } from '../trace/events.js';
 import { type JudgeContext, type Judgement, judgeAnswerDict, judgeFinal } from './finish.js';
 import type { LoopRun } from './loop-state.js';
-import { decomposeNudge, type Nudge } from './nudges.js';
+import { decomposeNudge } from './nudges.js';
+import { type Nudge, rejectNudge } from './prompts/nudges.js';
 import type { ParsedTurn } from './root-protocol.js';
 
 export interface TurnFinish {
@@ -66,7 +67,7 @@ function turnNudges(
     state.stats.rejectedFinals++;
     if (judgement.reject === 'plan_like') state.planRejected = true;
     if (judgement.reject === 'unverified') state.reverified = true;
-    finalNudge = state.protocol.rejectNudge(judgement.reject, {
+    finalNudge = rejectNudge(state.protocol.wording, judgement.reject, {
       ...(decision?.variable ? { variable: decision.variable } : {}),
       ...(judgement.chars !== undefined ? { chars: judgement.chars } : {}),
     });

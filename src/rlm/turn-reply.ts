@@ -10,9 +10,9 @@ import {
   type GenerateRequest,
   type LanguageModel,
 } from '../lm/model.js';
-import { parseReply, stripThink } from './fence.js';
 import { type CallBounds, callWithDeadline } from './model-call.js';
-import { CONTINUE_MESSAGE } from './prompts/messages.js';
+import { CONTINUE_MESSAGE } from './prompts/nudges.js';
+import { parseReply } from './protocols/fence/grammar.js';
 
 export interface TurnReply {
   completion: Completion;
@@ -33,18 +33,18 @@ export async function getTurnReply(
   continueCutReplies: boolean,
 ): Promise<TurnReply> {
   const first = await callWithDeadline(model, request, bounds);
-  const reasoning = joinReasoning(first);
+  const reasoning = first.reasoning;
   // A reply with tool calls acts through them (a cut call's arguments are refused as bad JSON).
   if (first.finishReason !== 'length' || first.toolCalls.length > 0) {
     return { completion: first, content: first.content, reasoning, requests: 1 };
   }
-  const visible = stripThink(first.content);
+  const visible = first.content;
   if (visible.trim() === '') {
     const retry = await callWithDeadline(model, { ...request, thinking: false }, bounds);
     return {
       completion: merged(first, retry),
       content: retry.content,
-      reasoning: [reasoning, joinReasoning(retry)].filter(Boolean).join('\n\n'),
+      reasoning: joinReasoning(reasoning, retry.reasoning),
       cut: 'retried_without_thinking',
       requests: 2,
     };
@@ -69,7 +69,7 @@ export async function getTurnReply(
     completion: merged(first, more),
     // The model was asked to continue exactly where it stopped: join without a separator.
     content: `${visible}${more.content}`,
-    reasoning: [reasoning, joinReasoning(more)].filter(Boolean).join('\n\n'),
+    reasoning: joinReasoning(reasoning, more.reasoning),
     cut: 'continued',
     requests: 2,
   };
@@ -81,9 +81,9 @@ export function hasUsableAction(content: string): boolean {
   return parsed.final !== null || parsed.blocks.some((b) => b.complete);
 }
 
-function joinReasoning(c: Completion): string {
-  const inline = [...c.content.matchAll(/<think>([\s\S]*?)(<\/think>|$)/g)].map((m) => m[1] ?? '');
-  return [c.reasoning, ...inline].filter((r) => r.trim() !== '').join('\n\n');
+/** The reasoning of both requests of a turn, in order. */
+function joinReasoning(first: string, second: string): string {
+  return [first, second].filter(Boolean).join('\n\n');
 }
 
 function merged(first: Completion, second: Completion): Completion {

@@ -4,7 +4,6 @@
  * write its `iteration` record, and say whether the loop goes on.
  */
 import { runBlocks } from './exec-blocks.js';
-import { stripThink } from './fence.js';
 import { iterationEvent } from './iteration-record.js';
 import { finishForced } from './loop-ending.js';
 import type { LoopEnding, LoopRun } from './loop-state.js';
@@ -32,7 +31,7 @@ export async function runTurn(run: LoopRun, turn: number): Promise<TurnResult> {
   shared.addUsage('root', reply.completion.usage);
   run.writer.writeSft(request.messages, reply.content);
 
-  const content = stripThink(reply.content);
+  const content = reply.content;
   const parsed = protocol.parse(content, reply.completion.toolCalls, turn);
   const cut = reply.completion.finishReason === 'length' && reply.cut === undefined;
   const blocks = cut ? parsed.blocks.filter((b) => b.complete) : parsed.blocks;

@@ -1,4 +1,5 @@
 import type { Completion, GenerateRequest, LanguageModel, Usage } from '../lm/model.js';
+import { separateReasoning } from '../lm/think.js';
 
 /** A scripted reply: plain content text, or the parts of a completion to return. */
 export type ScriptedReply = string | Partial<Omit<Completion, 'latencyMs'>>;
@@ -22,6 +23,8 @@ export interface ScriptedModelOptions {
 /**
  * A LanguageModel whose answers are scripted, for tests. It records every
  * request it got in `calls`. Running past the end of a reply list throws.
+ * Like the HTTP adapters, it moves `<think>` blocks of a scripted content
+ * into `reasoning`, so `content` is think-free.
  */
 export class ScriptedModel implements LanguageModel {
   readonly modelId: string;
@@ -47,9 +50,11 @@ export class ScriptedModel implements LanguageModel {
     request.abortSignal?.throwIfAborted();
     const reply = await this.pick(request, index);
     const parts = typeof reply === 'string' ? { content: reply } : reply;
+    // Think-free content, as every LanguageModel returns it: scripted `<think>` tags become reasoning.
+    const { content, reasoning } = separateReasoning(parts.content ?? '', [parts.reasoning ?? '']);
     return {
-      content: parts.content ?? '',
-      reasoning: parts.reasoning ?? '',
+      content,
+      reasoning,
       toolCalls: parts.toolCalls ?? [],
       finishReason:
         parts.finishReason ?? ((parts.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop'),

@@ -5,9 +5,9 @@ import {
   type JudgeContext,
   judgeAnswerDict,
   judgeFinal,
-  looksLikeCode,
   proseAnswer,
 } from '../../src/rlm/finish.js';
+import { looksLikeCode } from '../../src/rlm/protocols/fence/grammar.js';
 import type { AnswerState, VariableValue } from '../../src/sandbox/sandbox.js';
 
 /** A REPL state for the judge: plain data standing in for the variables a real REPL holds. */
@@ -131,9 +131,8 @@ describe('helpers', () => {
     expect(isPlanLike('The passphrase is tangerine')).toBe(false);
   });
 
-  it('proseAnswer removes code, tool calls and reasoning, and never returns code', () => {
-    const reply =
-      '<think>hmm</think>The answer is 7.\n```repl\nprint(7)\n```\n<tool_call>repl\nx=1</tool_call>';
+  it('proseAnswer removes code and tool calls, and never returns code', () => {
+    const reply = 'The answer is 7.\n```repl\nprint(7)\n```\n<tool_call>repl\nx=1</tool_call>';
     expect(proseAnswer(reply)).toBe('The answer is 7.');
     expect(proseAnswer('Let me run this:\n```repl\nprint(1)\n```')).toBe('');
     expect(proseAnswer('```repl\nprint(1)\n```')).toBe('');

@@ -1,29 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decomposeNudge,
-  noActionNudge,
-  rejectNudge,
-  shouldDecompose,
-} from '../../src/rlm/nudges.js';
+import type { RejectReason } from '../../src/rlm/finish.js';
+import { decomposeNudge, noActionNudge, shouldDecompose } from '../../src/rlm/nudges.js';
 import { getPromptVersion } from '../../src/rlm/prompts/index.js';
+import { rejectNudge } from '../../src/rlm/prompts/nudges.js';
+
+const REASONS: RejectReason[] = [
+  'code_not_run',
+  'plan_like',
+  'missing_variable',
+  'empty',
+  'unverified',
+  'too_long',
+];
 
 describe('nudges', () => {
-  it('has a text for every rejection reason', () => {
-    for (const reason of [
-      'code_not_run',
-      'plan_like',
-      'missing_variable',
-      'empty',
-      'unverified',
-    ] as const) {
-      const nudge = rejectNudge(reason, { variable: 'v' });
-      expect(nudge.text.length).toBeGreaterThan(20);
+  it('words every rejection for both protocols: FINAL text, or the final_answer tool', () => {
+    for (const reason of REASONS) {
+      const fence = rejectNudge('fence', reason, { variable: 'v', chars: 12_000_000 });
+      const tools = rejectNudge('tools', reason, { variable: 'v', chars: 12_000_000 });
+      expect(fence.kind).toBe(tools.kind);
+      expect(fence.text).not.toBe(tools.text);
+      expect(tools.text).toMatch(/final_answer|execute_python/);
     }
-    expect(rejectNudge('missing_variable', { variable: 'total' }).text).toContain(
+    expect(rejectNudge('fence', 'missing_variable', { variable: 'total' }).text).toContain(
       'FINAL_VAR(total)',
     );
-    expect(rejectNudge('plan_like', {}).kind).toBe('plan_final');
-    expect(rejectNudge('unverified', {}).kind).toBe('reverify');
+    expect(rejectNudge('tools', 'too_long', { chars: 12_000_000 }).text).toContain('12,000,000');
+    expect(rejectNudge('fence', 'plan_like', {}).kind).toBe('plan_final');
+    expect(rejectNudge('tools', 'unverified', {}).kind).toBe('reverify');
     expect(noActionNudge().kind).toBe('no_action');
   });
 

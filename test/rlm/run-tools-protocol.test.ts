@@ -180,6 +180,25 @@ describe('tools protocol (mock server tool calls, real worker)', () => {
     expect(ofType(events, 'iteration')[0]?.nudges[0]?.kind).toBe('no_action');
   });
 
+  it('a bare ``` fence (a table) is no slip: nothing ran, so the one honoured slip is kept for real code', async () => {
+    script = [
+      { content: 'What I know so far:\n```\n| line | text |\n| 700 | ? |\n```' },
+      { content: '```python\nprint([l for l in context.splitlines() if "pass" in l])\n```' },
+      tools(call('d1', 'final_answer', { answer: 'tangerine-42' })),
+    ];
+    const { result, events, rootRequests } = await runAgainstMock('tools-bare-fence', server, {
+      protocol: 'tools',
+    });
+    expect(result).toMatchObject({ answer: 'tangerine-42', turns: 3 });
+    const [table, code] = ofType(events, 'iteration');
+    expect(table?.protocolSlip).toBeUndefined();
+    expect(table?.nudges.map((n) => n.kind)).toEqual(['no_action']);
+    expect(rootRequests[1]?.messages.at(-1)?.content).toMatch(/made no tool call/);
+    // The python fence that follows is the run's first slip, and it runs.
+    expect(code?.protocolSlip).toEqual({ kind: 'code', honoured: true });
+    expect(code?.blocks[0]?.result?.stdout).toContain('tangerine-42');
+  });
+
   it('the forced finish offers final_answer and accepts a call to it', async () => {
     script = [tools(call('f1', 'execute_python', { code: "note = 'forced answer'\nprint(note)" }))];
     forced = tools(call('f2', 'final_answer', { answer: 'tangerine-42 (forced)' }));

@@ -112,6 +112,17 @@ describe('upstream-rlm-v0 planner style (mock server, real worker)', () => {
     });
   });
 
+  it('records a block whose output was cut at output_truncate_chars as truncated', async () => {
+    script = ["```repl\nprint('a' * 30000)\n```", "```repl\nprint('short')\n```", 'FINAL(done)'];
+    const { events, rootRequests } = await runAgainstMock('upstream-truncated', server, {
+      plannerStyle: 'upstream-rlm-v0',
+    });
+    const [long, short] = ofType(events, 'iteration');
+    expect(rootRequests[1]?.messages.at(-2)?.content).toMatch(/\.\.\. \+ \[\d+ chars\.\.\.\]$/);
+    expect(long?.blocks[0]?.result).toMatchObject({ stdoutChars: 30_001, truncated: true });
+    expect(short?.blocks[0]?.result?.truncated).toBe(false);
+  });
+
   it('refuses a literal FINAL next to code, with the nudge as its own user message', async () => {
     const reply1 = "```repl\nprint('ran')\n```\nFINAL(too early)";
     script = [reply1, 'FINAL(tangerine-42)'];

@@ -28,4 +28,17 @@ describe('ScriptedModel', () => {
     });
     expect(reply.content).toBe('0:2');
   });
+
+  it('returns think-free content, like the HTTP adapters: scripted <think> blocks become reasoning', async () => {
+    const model = new ScriptedModel({
+      replies: [
+        { content: '<think>weigh it</think>\nFINAL(7)', reasoning: 'from the field' },
+        'chat template opened it</think>FINAL(8)',
+      ],
+    });
+    const first = await model.doGenerate({ messages: [] });
+    expect(first).toMatchObject({ content: 'FINAL(7)', reasoning: 'from the field\n\nweigh it' });
+    const second = await model.doGenerate({ messages: [] });
+    expect(second).toMatchObject({ content: 'FINAL(8)', reasoning: 'chat template opened it' });
+  });
 });

@@ -1,6 +1,5 @@
 /** `reclamo run`: answer a question about a context (file, folder or stdin). */
-import { resolve } from 'node:path';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import type { RunOptions, RunResult, RunStatus } from '../../rlm/run.js';
 import type { ContextShape } from '../../sandbox/sandbox.js';
 import type { TrajectoryEvent } from '../../trace/events.js';
@@ -10,35 +9,19 @@ import {
   type ModelFlags,
   profileFromFlags,
 } from '../model-flags.js';
-import {
-  parseCeilingFraction,
-  parseMemoryHeadroomOption,
-  parsePositiveIntegerOption,
-  parseThresholdFraction,
-} from '../options.js';
+import { addRunFlags, type RunFlags, runOverrides } from './run-flags.js';
 
-interface RunFlags extends ModelFlags {
+/** `reclamo run`'s flags: the model, the run settings, and what only a single run has. */
+interface RunCommandFlags extends ModelFlags, RunFlags {
   context: string;
   query: string;
-  maxDepth?: number;
-  maxIterations?: number;
-  maxErrors?: number;
-  maxTimeout?: number;
-  tokenBudget?: number;
   logDir: string;
   verbose?: boolean;
   thinking: boolean;
   subThinking?: boolean;
   json?: boolean;
   sft?: boolean;
-  protocol?: string;
-  promptVersion?: string;
-  plannerStyle?: string;
-  systemPromptFile?: string;
   python?: string;
-  compactionThresholdPct?: number;
-  hardCeilingPct?: number;
-  memoryHeadroomMb?: number;
 }
 
 /**
@@ -49,14 +32,6 @@ interface RunFlags extends ModelFlags {
 export function exitCodeFor(stopReason: RunResult['stopReason'], answer: string): number {
   if (stopReason === 'token_budget' || stopReason === 'error_limit') return 3;
   return answer.trim() === '' ? 3 : 0;
-}
-
-function positiveSeconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) {
-    throw new InvalidArgumentError(`expected a positive number of seconds, got "${value}"`);
-  }
-  return n;
 }
 
 /** Registers `run` on the program. */
@@ -72,31 +47,6 @@ export function registerRunCommand(program: Command): void {
     )
     .requiredOption('-q, --query <question>', 'the question');
   addModelFlags(command)
-    .option(
-      '--max-depth <n>',
-      'recursion depth: 1 = plain sub-calls only, 2 = rlm_query starts child RLMs (default 1)',
-      parsePositiveIntegerOption,
-    )
-    .option(
-      '--max-iterations <n>',
-      'root turns before a forced finish (default: 30 for v0.2, 20 for v0.1)',
-      parsePositiveIntegerOption,
-    )
-    .option(
-      '--max-errors <n>',
-      'consecutive failing executions before the run stops (default 3)',
-      parsePositiveIntegerOption,
-    )
-    .option(
-      '--max-timeout <seconds>',
-      'wall-clock bound for the whole run (default: 3600 for v0.2, 1800 for v0.1)',
-      positiveSeconds,
-    )
-    .option(
-      '--token-budget <n>',
-      'total tokens (in + out, all roles) the run may spend',
-      parsePositiveIntegerOption,
-    )
     .option('--log-dir <dir>', 'where trajectories go', 'runs')
     .option('--verbose', "print each turn's response, code and output to stderr")
     .option('--no-thinking', 'turn thinking off on root turns')
@@ -106,43 +56,12 @@ export function registerRunCommand(program: Command): void {
       'print the result (answer, turns, sub-calls, usage, stop reason, trajectory path) as JSON',
     )
     .option('--sft', 'also write <trajectory>.sft.jsonl, one line per root turn')
-    .addOption(
-      new Option(
-        '--protocol <name>',
-        "how the root model acts: fenced code and FINAL text, or execute_python / final_answer tool calls (default: the profile's, else fence)",
-      ).choices(['fence', 'tools']),
-    )
-    .option('--prompt-version <version>', 'root prompt version: v0.2 (default) or v0.1')
-    .option(
-      '--planner-style <style>',
-      "root message layout: reclamo, or upstream-rlm-v0 for checkpoints trained on the upstream RLM scaffold (default: the profile's, else reclamo)",
-    )
-    .option(
-      '--system-prompt-file <path>',
-      'a file whose text replaces the built-in system prompt verbatim',
-    )
-    .option('--python <path>', 'Python interpreter for the REPL')
-    .option(
-      '--memory-headroom-mb <n>',
-      "MiB each REPL worker (a child RLM's too) may grow by after loading its context; past it the code gets MemoryError (default: the profile's, else 4096)",
-      parseMemoryHeadroomOption,
-    )
-    .option(
-      '--compaction-threshold-pct <fraction>',
-      "compact the root history once a request would exceed this share of the window, 0 < x < 1 (default: the profile's, else at the budget)",
-      parseThresholdFraction,
-    )
-    .option(
-      '--hard-ceiling-pct <fraction>',
-      "never send a root request above this share of the window, 0 < x <= 1, above the threshold (default: the profile's, else none)",
-      parseCeilingFraction,
-    )
-    .action(async (flags: RunFlags) => {
-      process.exitCode = await runCommand(flags);
-    });
+    .option('--python <path>', 'Python interpreter for the REPL');
+  addRunFlags(command).action(async (flags: RunCommandFlags) => {
+    process.exitCode = await runCommand(flags);
+  });
 }
-
-async function runCommand(flags: RunFlags): Promise<number> {
+async function runCommand(flags: RunCommandFlags): Promise<number> {
   // The library loads only once the flags are valid.
   const { run, RunError } = await import('../../rlm/run.js');
   const status = process.stderr.isTTY ? new StatusLine() : undefined;
@@ -152,25 +71,10 @@ async function runCommand(flags: RunFlags): Promise<number> {
     logDir: flags.logDir,
     thinking: flags.thinking,
     ...(await profileOption(flags)),
-    ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
-    ...(flags.maxIterations !== undefined ? { maxIterations: flags.maxIterations } : {}),
-    ...(flags.maxErrors !== undefined ? { maxErrors: flags.maxErrors } : {}),
-    ...(flags.maxTimeout !== undefined ? { maxTimeout: flags.maxTimeout } : {}),
-    ...(flags.tokenBudget !== undefined ? { tokenBudget: flags.tokenBudget } : {}),
+    ...runOverrides(flags),
     ...(flags.subThinking ? { subThinking: true } : {}),
     ...(flags.sft ? { sft: true } : {}),
-    ...(flags.promptVersion !== undefined ? { promptVersion: flags.promptVersion } : {}),
-    ...(flags.protocol !== undefined ? { protocol: flags.protocol as 'fence' | 'tools' } : {}),
-    ...(flags.plannerStyle !== undefined ? { plannerStyle: flags.plannerStyle } : {}),
-    ...(flags.systemPromptFile !== undefined
-      ? { systemPromptFile: resolve(flags.systemPromptFile) }
-      : {}),
     ...(flags.python !== undefined ? { python: flags.python } : {}),
-    ...(flags.memoryHeadroomMb !== undefined ? { memoryHeadroomMb: flags.memoryHeadroomMb } : {}),
-    ...(flags.compactionThresholdPct !== undefined
-      ? { compactionThresholdPct: flags.compactionThresholdPct }
-      : {}),
-    ...(flags.hardCeilingPct !== undefined ? { hardCeilingPct: flags.hardCeilingPct } : {}),
     onEvent: (e: TrajectoryEvent, depth: number) => {
       if (e.type === 'metadata' && depth === 0) skippedNote(e.context, status);
       if (flags.verbose) verbose(e, depth, status);
@@ -222,7 +126,7 @@ async function runCommand(flags: RunFlags): Promise<number> {
 }
 
 /** `--profile` as a name for run() to load, or the profile the model flags make. */
-async function profileOption(flags: RunFlags): Promise<Pick<RunOptions, 'profile'>> {
+async function profileOption(flags: ModelFlags): Promise<Pick<RunOptions, 'profile'>> {
   const inline = Object.keys(inlineFromFlags(flags)).length > 0;
   if (inline) return { profile: await profileFromFlags(flags) };
   return flags.profile !== undefined ? { profile: flags.profile } : {};

@@ -3,6 +3,7 @@
  * turn line, REPL output and the forced-finish request.
  */
 import type { ContextShape, ExecResult } from '../../sandbox/sandbox.js';
+import { type HeadTail, keepHeadAndTail, uncut } from '../../util/head-tail.js';
 import { fmt } from './format.js';
 
 const MAX_PARTS_SHOWN = 50;
@@ -27,23 +28,24 @@ export function turnLine(turn: number, maxTurns: number): string {
   return `Turn ${turn}/${maxTurns}.`;
 }
 
-/** Keeps the head and tail of a long text around a note saying how much was cut. */
-export function truncateMiddle(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const keep = Math.max(0, limit - 80);
-  const head = Math.ceil(keep / 2);
-  const tail = keep - head;
-  const cut = text.length - head - tail;
-  return `${text.slice(0, head)}\n... [${fmt(cut)} characters cut] ...\n${tail > 0 ? text.slice(-tail) : ''}`;
+/** A text over `limit` characters keeps its head and tail (80 short of it) around a note saying how much was cut. */
+function cutToLimit(text: string, limit: number): HeadTail {
+  if (text.length <= limit) return uncut(text);
+  return keepHeadAndTail(
+    text,
+    Math.max(0, limit - 80),
+    (cut) => `\n... [${fmt(cut)} characters cut] ...\n`,
+  );
 }
 
 /** How one block's result is shown to the model. */
-export function formatResult(index: number, result: ExecResult, limit: number): string {
-  return `Output of block ${index + 1}:\n${formatResultBody(result, limit)}`;
+export function formatResult(index: number, result: ExecResult, limit: number): HeadTail {
+  const body = formatResultBody(result, limit);
+  return { ...body, text: `Output of block ${index + 1}:\n${body.text}` };
 }
 
-/** A block's result without its heading (the tools protocol's tool message). */
-export function formatResultBody(result: ExecResult, limit: number): string {
+/** A block's result without its heading (the tools protocol's tool message), cut at `limit`. */
+export function formatResultBody(result: ExecResult, limit: number): HeadTail {
   const parts: string[] = [];
   if (result.stdout !== '') parts.push(result.stdout.replace(/\n$/, ''));
   if (result.stdoutOverflow)
@@ -60,7 +62,7 @@ export function formatResultBody(result: ExecResult, limit: number): string {
     );
   }
   const body = parts.length > 0 ? parts.join('\n') : '(no output)';
-  return truncateMiddle(body, limit);
+  return cutToLimit(body, limit);
 }
 
 /** The message of a block that did not run. */
@@ -102,7 +104,3 @@ export function forcedFinishMessage(s: ForcedFinishState): string {
   );
   return lines.join('\n');
 }
-
-/** Asks the model to continue a reply that the output limit cut off. */
-export const CONTINUE_MESSAGE =
-  'Your reply was cut off by the output limit. Continue exactly where it stopped, briefly, and finish the code block or the FINAL line.';

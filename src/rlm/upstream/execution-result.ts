@@ -4,6 +4,7 @@
  * the list of plain-typed variables), cut at 20,000 characters.
  */
 import type { ExecResult } from '../../sandbox/sandbox.js';
+import type { HeadTail } from '../../util/head-tail.js';
 import { pyHead, pyLen, pyListRepr } from './python-repr.js';
 
 /** Upstream cuts each block's formatted output at this many characters. */
@@ -62,11 +63,15 @@ export function formatUpstreamResult(
   return parts.length > 0 ? parts.join('\n\n') : 'No output';
 }
 
-/** Cut a result longer than `limit` characters (Python's count) the way upstream does. */
-export function cutUpstreamResult(result: string, limit = UPSTREAM_OUTPUT_LIMIT): string {
+/**
+ * Cut a result longer than `limit` characters (Python's count) the way
+ * upstream does: the head only, then how many were left out.
+ */
+export function cutUpstreamResult(result: string, limit = UPSTREAM_OUTPUT_LIMIT): HeadTail {
   const length = pyLen(result);
-  if (length <= limit) return result;
-  return `${pyHead(result, limit)}... + [${length - limit} chars...]`;
+  if (length <= limit) return { text: result, cut: 0 };
+  const cut = length - limit;
+  return { text: `${pyHead(result, limit)}... + [${cut} chars...]`, cut };
 }
 
 /** The whole user message for one executed block. */

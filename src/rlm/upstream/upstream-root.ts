@@ -5,8 +5,8 @@
  * a per-turn prompt that is sent every turn and never stored).
  */
 import type { Message } from '../../lm/model.js';
-import type { FinalCandidate } from '../fence.js';
-import { noActionNudge, rejectNudge } from '../nudges.js';
+import { noActionNudge } from '../nudges.js';
+import type { FinalCandidate } from '../protocols/fence/grammar.js';
 import type { RootProtocol } from '../root-protocol.js';
 import { upstreamContextMetadata } from './context-metadata.js';
 import {
@@ -32,6 +32,7 @@ export function createUpstreamProtocol(options: UpstreamProtocolOptions): RootPr
   const hidden = (name: string) => HARNESS_NAMES.has(name) || /^history_\d+$/.test(name);
   return {
     answerDict: false,
+    wording: 'fence',
     systemPrompt: (_version, o) => upstreamSystemPrompt({ subcallChars: o.subcallChars }),
     opening: (shape) => [{ role: 'assistant', content: upstreamContextMetadata(shape) }],
     request: (history, turn) => [
@@ -68,10 +69,13 @@ export function createUpstreamProtocol(options: UpstreamProtocolOptions): RootPr
         formatUpstreamResult(upstreamBlockOutput(result, visible)),
         options.outputLimit,
       );
-      return { message: upstreamExecutionMessage(code, shown), shown };
+      return {
+        message: upstreamExecutionMessage(code, shown.text),
+        shown: shown.text,
+        cutChars: shown.cut,
+      };
     },
     skippedBlock: (_index, code, why) => upstreamExecutionMessage(code, `Not run: ${why}.`),
-    rejectNudge,
     closeTurn(input) {
       const out: Message[] = [{ role: 'assistant', content: input.content }];
       for (const message of input.outputs) out.push({ role: 'user', content: message });

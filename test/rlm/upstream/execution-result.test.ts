@@ -48,14 +48,16 @@ describe('formatUpstreamResult', () => {
 describe('cutUpstreamResult', () => {
   it('keeps 20,000 characters and says how many were cut', () => {
     const long = 'a'.repeat(20_000);
-    expect(cutUpstreamResult(long)).toBe(long);
-    const cut = cutUpstreamResult(`${long}bcdef`);
-    expect(cut).toBe(`${long}... + [5 chars...]`);
-    expect(cutUpstreamResult('abcdef', 4)).toBe('abcd... + [2 chars...]');
+    expect(cutUpstreamResult(long)).toEqual({ text: long, cut: 0 });
+    expect(cutUpstreamResult(`${long}bcdef`)).toEqual({
+      text: `${long}... + [5 chars...]`,
+      cut: 5,
+    });
+    expect(cutUpstreamResult('abcdef', 4)).toEqual({ text: 'abcd... + [2 chars...]', cut: 2 });
   });
 
   it('counts code points like Python', () => {
-    expect(cutUpstreamResult('😀😀😀', 2)).toBe('😀😀... + [1 chars...]');
+    expect(cutUpstreamResult('😀😀😀', 2)).toEqual({ text: '😀😀... + [1 chars...]', cut: 1 });
   });
 });
 

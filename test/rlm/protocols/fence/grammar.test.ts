@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findFinal, parseReply, stripThink } from '../../src/rlm/fence.js';
+import {
+  findFinal,
+  looksLikeCode,
+  parseReply,
+  proseOf,
+} from '../../../../src/rlm/protocols/fence/grammar.js';
 
 describe('parseReply: fences', () => {
   it('collects ```repl and ```python blocks in document order', () => {
@@ -20,11 +25,9 @@ describe('parseReply: fences', () => {
     expect(parsed.blocks).toHaveLength(1);
   });
 
-  it('strict mode accepts only ```repl', () => {
-    const parsed = parseReply('```python\nprint(1)\n```\n<tool_call>repl\nprint(2)</tool_call>', {
-      strict: true,
-    });
-    expect(parsed.blocks).toEqual([]);
+  it('runs ```py and ```python3 too, and a bare ``` fence is not code', () => {
+    const parsed = parseReply('```\n| a | b |\n```\n```py\nx = 1\n```\n```Python3  \ny = 2\n```');
+    expect(parsed.blocks.map((b) => b.code)).toEqual(['x = 1', 'y = 2']);
   });
 });
 
@@ -76,12 +79,9 @@ describe('parseReply: FINAL and FINAL_VAR', () => {
     expect(parsed.final).toMatchObject({ kind: 'final_var', variable: 'x' });
   });
 
-  it('drops reasoning in <think> blocks, closed or not', () => {
-    expect(stripThink('<think>FINAL(no)</think>FINAL(yes)')).toBe('FINAL(yes)');
-    expect(parseReply('<think>FINAL(no)</think>\nFINAL(yes)').final).toMatchObject({
-      answer: 'yes',
-    });
-    expect(parseReply('FINAL(a)\n<think>unfinished').final).toMatchObject({ answer: 'a' });
+  it('finds FINAL after a bare fence closes, and none inside a runnable one', () => {
+    expect(parseReply('```\ntable\n```\nFINAL(after)').final).toMatchObject({ answer: 'after' });
+    expect(parseReply('```repl\nprint(1)\nFINAL(inside)').final).toBeNull();
   });
 
   it('findFinal returns null without FINAL', () => {
@@ -134,5 +134,16 @@ describe('parseReply: text-form tool calls', () => {
       kind: 'final_var',
       variable: 'total',
     });
+  });
+});
+
+describe('proseOf and looksLikeCode', () => {
+  it('drops fenced blocks of any language and text-form tool calls', () => {
+    const reply =
+      'The answer is 7.\n```bash\nls\n```\nSee above.\n<tool_call>repl\nx=1</tool_call>\n```repl\nunclosed';
+    expect(proseOf(reply)).toBe('The answer is 7.\n\nSee above.\n');
+    // A fence opening on the last line has no body, so it stays (and reads as code).
+    expect(looksLikeCode(proseOf('Done.\n```'))).toBe(true);
+    expect(looksLikeCode('The total is 42.')).toBe(false);
   });
 });

@@ -1,6 +1,10 @@
 /**
- * Parsing a fence-protocol reply: code in ```repl / ```python fences,
- * text-form `<tool_call>` blocks, and FINAL(...) / FINAL_VAR(name) lines.
+ * The grammar of reply text, in one place: fenced blocks (```repl and
+ * ```python run; any other fence is still code, never an answer), text-form
+ * `<tool_call>` blocks, and FINAL(...) / FINAL_VAR(name) at the start of a
+ * line outside code. The fence protocol, the tools protocol's slip detection
+ * and the forced finish's prose fallback all read replies through it.
+ * Content is think-free here (the model layer removed `<think>` blocks).
  */
 
 /** One piece of code the reply asks to run. */
@@ -12,7 +16,7 @@ export interface CodeBlock {
   complete: boolean;
 }
 
-/** A finish the reply asked for; whether it is accepted is decided later (finish.ts). */
+/** A finish the reply asked for; whether it is accepted is decided later (finish/judge.ts). */
 export type FinalCandidate =
   | { kind: 'final'; answer: string; viaToolCall: boolean }
   | { kind: 'final_var'; variable: string; viaToolCall: boolean };
@@ -26,32 +30,71 @@ export interface ParsedReply {
   toolCallFirst: boolean;
 }
 
-export interface ParseOptions {
-  /** Only ```repl fences and line-start FINAL (the upstream protocol): no tool-call text, no ```python. */
-  strict?: boolean;
-}
-
-const FENCE_OPEN = /^[ \t]*```[ \t]*(repl|python|py|python3)[ \t]*$/i;
+/** A line that opens a fence: ``` then its info string (the language, or nothing). */
+const FENCE_LINE = /^[ \t]*```/;
+/** The info strings of fences whose code runs. */
+const RUNNABLE_FENCE = /^[ \t]*```[ \t]*(?:repl|python|py|python3)[ \t]*$/i;
 const FENCE_CLOSE = /^[ \t]*```[ \t]*$/;
 const TOOL_CALL_OPEN = /<tool_call>[ \t]*\n?[ \t]*(repl|python|execute_python|FINAL_VAR|FINAL)\b/g;
 const CODE_END = /<\/arg_value>|<\/value>|<\/repl>|<\/tool_call>|<\/think>|<\/parameter>/;
 const ARG_PREFIX =
   /^\s*(?:<arg_key>\s*code\s*<\/arg_key>\s*)?(?:<arg_value>|<parameter=code>|<code>|<value>)?/;
 
-/** Removes `<think>...</think>` blocks (and an unclosed trailing one) from reply text. */
-export function stripThink(text: string): string {
-  if (!text.includes('<think')) return text;
-  // One pass with indexOf: a lazy regex rescans to the end from every unclosed <think>.
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const open = text.indexOf('<think>', at);
-    if (open === -1) return out + text.slice(at);
-    out += text.slice(at, open);
-    const close = text.indexOf('</think>', open + 7);
-    if (close === -1) return out;
-    at = close + 8;
+/** A stretch of text between fences, or one fenced block (its body without the fence lines). */
+interface FenceSegment {
+  kind: 'prose' | 'fence';
+  /** Offset of the segment's first line in the text. */
+  start: number;
+  lines: string[];
+  /** A fence whose closing line was found (an unclosed fence runs to the end). */
+  closed: boolean;
+}
+
+/**
+ * Splits text into prose and fenced blocks, line by line, in one pass. A
+ * line opens a fence when `opens` says so; a fence ends at a line holding
+ * only ```. Linear in the text: a reply full of unclosed fences costs one pass.
+ */
+function scanFences(
+  text: string,
+  opens: (line: string, isLast: boolean) => boolean,
+): FenceSegment[] {
+  const lines = text.split('\n');
+  const out: FenceSegment[] = [];
+  let prose: FenceSegment | null = null;
+  let fence: FenceSegment | null = null;
+  let offset = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const at = offset;
+    offset += line.length + 1;
+    if (fence) {
+      if (FENCE_CLOSE.test(line)) {
+        fence.closed = true;
+        fence = null;
+      } else {
+        fence.lines.push(line);
+      }
+      continue;
+    }
+    if (opens(line, i === lines.length - 1)) {
+      prose = null;
+      fence = { kind: 'fence', start: at, lines: [], closed: false };
+      out.push(fence);
+      continue;
+    }
+    if (!prose) {
+      prose = { kind: 'prose', start: at, lines: [], closed: false };
+      out.push(prose);
+    }
+    prose.lines.push(line);
   }
+  return out;
+}
+
+/** Whether a line opens a fence whose code runs (```repl, ```python, ```py, ```python3). */
+export function isRunnableFence(line: string): boolean {
+  return RUNNABLE_FENCE.test(line);
 }
 
 interface Segment {
@@ -61,10 +104,9 @@ interface Segment {
   complete?: boolean;
 }
 
-/** Parses a reply into code blocks and a final candidate. */
-export function parseReply(content: string, options: ParseOptions = {}): ParsedReply {
-  const text = stripThink(content);
-  const segments = segment(text, options.strict === true);
+/** Parses a (think-free) reply into code blocks and a final candidate. */
+export function parseReply(content: string): ParsedReply {
+  const segments = segment(content);
   const firstCode = segments.find((s) => s.kind !== 'text');
   const toolCallFirst = firstCode !== undefined && firstCode.kind !== 'fence';
   const used = toolCallFirst ? [firstCode] : segments;
@@ -86,54 +128,23 @@ export function parseReply(content: string, options: ParseOptions = {}): ParsedR
   return { blocks, final, toolCallFirst };
 }
 
-/** Splits text into prose and code segments, in order. */
-function segment(text: string, strict: boolean): Segment[] {
+/** Splits text into prose and code segments, in order: runnable fences, then tool calls in prose. */
+function segment(text: string): Segment[] {
   const out: Segment[] = [];
-  const lines = text.split('\n');
-  let prose: string[] = [];
-  let proseStart = 0;
-  let offset = 0;
-  let i = 0;
-  const flushProse = () => {
-    if (prose.length > 0) out.push(...splitToolCalls(prose.join('\n'), proseStart, strict));
-    prose = [];
-  };
-  while (i < lines.length) {
-    const line = lines[i] ?? '';
-    const open = FENCE_OPEN.exec(line);
-    if (open && (!strict || open[1]?.toLowerCase() === 'repl')) {
-      flushProse();
-      const start = offset;
-      const body: string[] = [];
-      offset += line.length + 1;
-      i += 1;
-      while (i < lines.length && !FENCE_CLOSE.test(lines[i] ?? '')) {
-        body.push(lines[i] ?? '');
-        offset += (lines[i] ?? '').length + 1;
-        i += 1;
-      }
-      // Skip the closing fence (an unclosed fence runs to the end of the reply).
-      const closed = i < lines.length;
-      if (closed) {
-        offset += (lines[i] ?? '').length + 1;
-        i += 1;
-      }
-      out.push({ kind: 'fence', start, text: body.join('\n'), complete: closed });
-      proseStart = offset;
-      continue;
+  for (const seg of scanFences(text, isRunnableFence)) {
+    const body = seg.lines.join('\n');
+    if (seg.kind === 'fence') {
+      out.push({ kind: 'fence', start: seg.start, text: body, complete: seg.closed });
+    } else {
+      out.push(...splitToolCalls(body, seg.start));
     }
-    if (prose.length === 0) proseStart = offset;
-    prose.push(line);
-    offset += line.length + 1;
-    i += 1;
   }
-  flushProse();
   return out;
 }
 
 /** Finds text-form tool calls inside a prose segment. */
-function splitToolCalls(text: string, base: number, strict: boolean): Segment[] {
-  if (strict || !text.includes('<tool_call>')) return [{ kind: 'text', start: base, text }];
+function splitToolCalls(text: string, base: number): Segment[] {
+  if (!text.includes('<tool_call>')) return [{ kind: 'text', start: base, text }];
   const out: Segment[] = [];
   let cursor = 0;
   TOOL_CALL_OPEN.lastIndex = 0;
@@ -224,4 +235,28 @@ function normaliseVariable(raw: string): string {
   const v = raw.trim();
   const quoted = /^(['"`])([\s\S]*)\1$/.exec(v);
   return (quoted ? (quoted[2] ?? '') : v).trim();
+}
+
+/**
+ * The reply's prose: every fenced block removed (whatever its language; an
+ * unclosed one up to the end, a closed one leaving an empty line), then every
+ * text-form tool call and stray tool-call tag.
+ */
+export function proseOf(text: string): string {
+  // A fence opening on the last line has no body: it stays prose (and reads as code later).
+  const segments = scanFences(text, (line, isLast) => FENCE_LINE.test(line) && !isLast);
+  const kept: string[] = [];
+  for (const seg of segments) {
+    if (seg.kind === 'prose') kept.push(seg.lines.join('\n'));
+    else if (seg.closed) kept.push('');
+  }
+  return kept
+    .join('\n')
+    .replace(/<tool_call>[\s\S]*?(<\/tool_call>|$)/g, '')
+    .replace(/<\/?(arg_key|arg_value|value|repl)>/g, '');
+}
+
+/** Whether a string looks like code rather than an answer: a fence line or a text-form tool call. */
+export function looksLikeCode(text: string): boolean {
+  return /^[ \t]*```/m.test(text) || /<tool_call>/.test(text);
 }
