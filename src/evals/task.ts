@@ -21,10 +21,13 @@ export interface Score {
   detail?: Record<string, unknown>;
 }
 
+/** A size in the task's unit (lines, tickets), or a label (`8k`, `small`) for tasks that name their sizes. */
+export type TaskSize = number | string;
+
 /** One generated task: what the model is asked, over what, and how it is scored. */
 export interface TaskInstance<Truth = unknown> {
   task: string;
-  size: number;
+  size: TaskSize;
   seed: number;
   question: string;
   context: TaskContext;

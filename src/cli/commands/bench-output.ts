@@ -1,13 +1,19 @@
-/** Shared output of `reclamo bench` and `reclamo eval`: progress lines and the closing summary. */
+/** Shared output of `reclamo bench` and `reclamo eval`: progress lines, a live bar, the closing summary. */
+import type { RowStart } from '../../evals/bench/bench.js';
 import type { BenchRow } from '../../evals/bench/row.js';
-import { summarizeRows } from '../../evals/bench/summary.js';
+import { formatSize, summarizeRows } from '../../evals/bench/summary.js';
 import { DEMO_CAVEAT } from '../../evals/demo.js';
 import { formatTokens } from '../../evals/tokens.js';
+import { ProgressBar } from '../progress-bar.js';
 import { wrap } from './demo.js';
 
-/** One progress line per finished row, on stderr. */
-export function printProgress(row: BenchRow, done: number, total: number): void {
-  const what = `${row.task} ${row.size.toLocaleString('en-US')} ${row.unit} seed ${row.seed} ${row.mode}`;
+function rowName(row: RowStart): string {
+  const which = row.item !== undefined ? `item ${row.item}` : `seed ${row.seed}`;
+  return `${row.task} ${formatSize(row)} ${which} ${row.mode}`;
+}
+
+/** One line per finished row. */
+export function progressLine(row: BenchRow, done: number, total: number): string {
   let result: string;
   if (row.status === 'does_not_fit') {
     result = `does not fit (~${formatTokens(row.promptTokens ?? 0)} tokens > ${formatTokens(row.usableTokens ?? 0)} usable)`;
@@ -18,7 +24,32 @@ export function printProgress(row: BenchRow, done: number, total: number): void 
       row.mode === 'rlm' ? `, ${row.turns ?? '?'} turns, ${row.subcalls ?? '?'} sub-calls` : '';
     result = `${row.summary ?? '?'} (${(row.seconds ?? 0).toFixed(1)} s${extra})`;
   }
-  process.stderr.write(`[${done}/${total}] ${what}: ${result}\n`);
+  return `[${done}/${total}] ${rowName(row)}: ${result}`;
+}
+
+/**
+ * Progress on stderr: a line per finished row and, on a terminal, a live bar
+ * under them (rows done of total, time left, the row that runs).
+ */
+export function rowProgress(): {
+  onRow: (row: BenchRow, done: number, total: number) => void;
+  onRowStart: (row: RowStart, done: number, total: number) => void;
+  close: () => void;
+} {
+  const bar = ProgressBar.onStderr('rows');
+  return {
+    onRowStart(row, done, total) {
+      bar?.update(done, total, `running ${rowName(row)}`);
+    },
+    onRow(row, done, total) {
+      const line = progressLine(row, done, total);
+      if (bar) {
+        bar.log(line);
+        bar.update(done, total);
+      } else process.stderr.write(`${line}\n`);
+    },
+    close: () => bar?.clear(),
+  };
 }
 
 /** The markdown summary, with the scripted-policy caveat when the rows came from the offline backend. */

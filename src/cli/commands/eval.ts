@@ -1,63 +1,47 @@
-/** `reclamo eval`: your own task modules through the same rlm and plain modes as the bench. */
+/**
+ * `reclamo eval`: your own task modules through the same rlm and plain modes
+ * as the bench (`eval --tasks DIR`), and the dataset and frozen evals as
+ * subcommands (`eval longbench-pro ...`, `eval longbench-v2 ...`).
+ */
 import type { Command } from 'commander';
 import { runBench } from '../../evals/bench/bench.js';
+import { EvalConfigError } from '../../evals/errors.js';
 import { loadUserTasks } from '../../evals/user-tasks.js';
-import { parseIntegerOption, parseListOption } from '../options.js';
-import { parseModes } from './bench.js';
-import { defaultRowFile, printProgress, printSummary } from './bench-output.js';
-import { openProfile } from './profile-or-offline.js';
-import { addRunFlags, type RunFlags, runOverrides } from './run-flags.js';
+import { parseIntegerOption } from '../options.js';
+import { addBenchFlags, type BenchFlags, runRows } from './bench-flags.js';
+import { registerLongBenchPro } from './eval-longbench-pro.js';
+import { registerLongBenchV2 } from './eval-longbench-v2.js';
 
-interface EvalFlags extends RunFlags {
-  tasks: string;
-  profile?: string;
+interface EvalFlags extends BenchFlags {
+  tasks?: string;
   seeds: number;
-  modes: string[];
-  out?: string;
-  resume?: boolean;
-  logDir: string;
 }
 
 export function registerEvalCommand(program: Command): void {
   const command = program
     .command('eval')
     .description(
-      'run your task modules (.js/.mjs: generate, question, score) through the rlm and plain modes',
+      'run task modules (.js/.mjs: generate, question, score) through the rlm and plain modes; or a dataset eval (see the subcommands)',
     )
-    .requiredOption('--tasks <dir>', 'folder of task modules')
-    .option('--profile <name>', 'profile to run against ("scripted" runs offline)')
-    .option('--seeds <n>', 'seeds per size (0..n-1)', parseIntegerOption, 1)
-    .option(
-      '--modes <list>',
-      'modes, comma-separated (rlm, plain, plain-think, plain-nothink)',
-      parseListOption,
-      ['rlm', 'plain'],
-    )
-    .option('--out <file>', 'row file (JSON); default runs/eval-<UTC stamp>.json')
-    .option('--resume', 'continue --out, skipping rows already in it')
-    .option('--log-dir <dir>', 'where rlm trajectories go', 'runs');
-  addRunFlags(command);
+    .option('--tasks <dir>', 'folder of task modules')
+    .option('--seeds <n>', 'seeds per size (0..n-1)', parseIntegerOption, 1);
+  addBenchFlags(command, 'eval');
   command.action(async (flags: EvalFlags) => {
+    if (flags.tasks === undefined) {
+      throw new EvalConfigError(
+        'eval needs --tasks DIR (a folder of task modules), or a subcommand: longbench-pro, longbench-v2. See reclamo eval --help.',
+      );
+    }
     const tasks = await loadUserTasks(flags.tasks);
-    const modes = parseModes(flags.modes);
-    const handle = await openProfile(flags.profile);
-    const out = flags.out ?? defaultRowFile('eval');
-    try {
-      const result = await runBench({
-        profile: handle.profile,
+    await runRows(flags, 'eval', (common) =>
+      runBench({
+        ...common,
         tasks: tasks.map((t) => t.generator),
         sizes: Object.fromEntries(tasks.map((t) => [t.generator.name, t.sizes])),
         seeds: flags.seeds,
-        modes,
-        out,
-        resume: flags.resume ?? false,
-        logDir: flags.logDir,
-        overrides: runOverrides(flags),
-        onRow: printProgress,
-      });
-      printSummary(result.rows, out);
-    } finally {
-      await handle.close();
-    }
+      }),
+    );
   });
+  registerLongBenchPro(command);
+  registerLongBenchV2(command);
 }

@@ -1,7 +1,7 @@
-/** The bench grid: which tasks, sizes, seeds and modes to run, in order. */
+/** The bench grid: which cells to run (a task instance each), in order, and in which modes. */
 import { EvalConfigError } from '../errors.js';
-import type { TaskGenerator } from '../task.js';
-import type { BenchMode } from './row.js';
+import type { TaskGenerator, TaskInstance, TaskSize } from '../task.js';
+import type { BenchRow } from './row.js';
 
 /** Sizes each built-in task is benched at when none are given. */
 export const DEFAULT_BENCH_SIZES: Record<string, number[]> = {
@@ -11,11 +11,19 @@ export const DEFAULT_BENCH_SIZES: Record<string, number[]> = {
   nested: [12],
 };
 
+/** One cell of a grid: a task instance, built on demand (a cell of a dataset is one item). */
 export interface GridCell {
-  task: TaskGenerator;
-  size: number;
+  task: string;
+  /** Unit of `size`, plural (e.g. `lines`). */
+  unit: string;
+  size: TaskSize;
   seed: number;
-  modes: BenchMode[];
+  /** The dataset item, when cells are items (rows are keyed by it instead of size and seed). */
+  item?: string;
+  /** Copied onto every row of the cell. */
+  tags?: BenchRow['tags'];
+  /** Builds the instance (called only when a mode of the cell still has to run). */
+  instance(): TaskInstance | Promise<TaskInstance>;
 }
 
 /**
@@ -53,13 +61,20 @@ export function gridCells(
   tasks: TaskGenerator[],
   sizes: Record<string, number[]>,
   seeds: number,
-  modes: BenchMode[],
 ): GridCell[] {
   const cells: GridCell[] = [];
   for (const task of tasks) {
     const taskSizes = sizes[task.name] ?? DEFAULT_BENCH_SIZES[task.name] ?? [task.defaultSize];
     for (const size of taskSizes) {
-      for (let seed = 0; seed < seeds; seed++) cells.push({ task, size, seed, modes });
+      for (let seed = 0; seed < seeds; seed++) {
+        cells.push({
+          task: task.name,
+          unit: task.sizeUnit,
+          size,
+          seed,
+          instance: () => task.generate({ size, seed }),
+        });
+      }
     }
   }
   return cells;

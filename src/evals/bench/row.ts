@@ -6,10 +6,12 @@ export const BENCH_MODES: readonly BenchMode[] = ['rlm', 'plain', 'plain-think',
 
 export interface BenchRow {
   task: string;
-  size: number;
+  size: number | string;
   /** Unit of size (lines, tickets, ...). */
   unit: string;
   seed: number;
+  /** The dataset item a row is about (LongBench), when rows are items rather than seeds. */
+  item?: string;
   mode: BenchMode;
   /** `ok`: an answer was scored; `does_not_fit`: plain prompt over the window, not sent; `error`: the attempt failed. */
   status: 'ok' | 'does_not_fit' | 'error';
@@ -31,12 +33,17 @@ export interface BenchRow {
   /** Tokens the plain prompt may use (window minus output reserve). */
   usableTokens?: number;
   error?: string;
+  /** Facts about the item or task the cell came from (split, kind, chance, generator hash, ...). */
+  tags?: Record<string, string | number | boolean>;
+  /** What ran the row: package version and git commit (frozen evals record it in every row). */
+  harness?: { version: string; commit?: string; dirty?: boolean };
   profile: string;
   /** ISO time the row finished. */
   finishedAt: string;
 }
 
-/** The identity of a row in a grid: one task, size, seed and mode. */
-export function rowKey(row: Pick<BenchRow, 'task' | 'size' | 'seed' | 'mode'>): string {
+/** The identity of a row in a grid: one task, size, seed (or item) and mode. */
+export function rowKey(row: Pick<BenchRow, 'task' | 'size' | 'seed' | 'mode' | 'item'>): string {
+  if (row.item !== undefined) return `${row.task}|item:${row.item}|${row.mode}`;
   return `${row.task}|${row.size}|${row.seed}|${row.mode}`;
 }

@@ -51,6 +51,29 @@ export function resultOverSeeds(rows: BenchRow[]): string {
   return parts.join('; ');
 }
 
+/** `1,000 lines`, `8k tokens`, `small`. */
+export function formatSize(row: Pick<BenchRow, 'size' | 'unit'>): string {
+  const size = typeof row.size === 'number' ? row.size.toLocaleString('en-US') : row.size;
+  return row.unit === '' ? size : `${size} ${row.unit}`;
+}
+
+/** Sizes in order: numbers by value, labels such as `8k` / `1.5M` by the number they name, others by name. */
+function compareSizes(a: number | string, b: number | string): number {
+  const x = sizeValue(a);
+  const y = sizeValue(b);
+  if (x !== undefined && y !== undefined && x !== y) return x - y;
+  return String(a).localeCompare(String(b), 'en', { numeric: true });
+}
+
+const SIZE_ORDER: Record<string, number> = { tiny: 0, small: 1, medium: 2, large: 3, huge: 4 };
+
+function sizeValue(size: number | string): number | undefined {
+  if (typeof size === 'number') return size;
+  const m = /^(\d+(?:\.\d+)?)\s*([kKmM]?)$/.exec(size.trim());
+  if (m) return Number(m[1]) * (m[2] === '' ? 1 : /k/i.test(m[2] ?? '') ? 1e3 : 1e6);
+  return SIZE_ORDER[size.trim().toLowerCase()];
+}
+
 /** The markdown table over a set of rows. */
 export function summarizeRows(rows: BenchRow[]): string {
   const groups = new Map<string, BenchRow[]>();
@@ -62,8 +85,8 @@ export function summarizeRows(rows: BenchRow[]): string {
     const x = a[0] as BenchRow;
     const y = b[0] as BenchRow;
     return (
-      x.task.localeCompare(y.task) ||
-      x.size - y.size ||
+      x.task.localeCompare(y.task, 'en', { numeric: true }) ||
+      compareSizes(x.size, y.size) ||
       BENCH_MODES.indexOf(x.mode) - BENCH_MODES.indexOf(y.mode)
     );
   });
@@ -76,8 +99,9 @@ export function summarizeRows(rows: BenchRow[]): string {
     const ran = group.filter((r) => r.status !== 'does_not_fit');
     const sec = median(ran.map((r) => r.seconds ?? 0).filter(() => ran.length > 0));
     const subs = first.mode === 'rlm' ? median(ran.map((r) => r.subcalls ?? 0)) : undefined;
+    const what = first.item !== undefined ? 'item' : 'seed';
     lines.push(
-      `| ${first.task} | ${first.size.toLocaleString('en-US')} ${first.unit} | ${first.mode} | ${resultOverSeeds(group)} (${group.length} seed${group.length > 1 ? 's' : ''}) | ${ran.length > 0 ? seconds(sec) : '–'} | ${subs === undefined ? '–' : String(subs)} |`,
+      `| ${first.task} | ${formatSize(first)} | ${first.mode} | ${resultOverSeeds(group)} (${group.length} ${what}${group.length > 1 ? 's' : ''}) | ${ran.length > 0 ? seconds(sec) : '–'} | ${subs === undefined ? '–' : String(subs)} |`,
     );
   }
   return lines.join('\n');

@@ -5,6 +5,7 @@
  * that keeps no text; {@link loadRecords} reads the chosen items' text after.
  */
 
+import { access } from 'node:fs/promises';
 import { readJsonObjects } from '../../util/json-objects.js';
 import { EvalConfigError } from '../errors.js';
 import { matchHash } from '../exam/normalize.js';
@@ -54,6 +55,11 @@ export interface CatalogOptions {
 
 /** Reads the dataset file once and builds the catalogue. */
 export async function buildCatalog(path: string, options: CatalogOptions = {}): Promise<Catalog> {
+  await access(path).catch(() => {
+    throw new EvalConfigError(
+      `no LongBench Pro file at ${path}. Fix: reclamo eval longbench-pro download --dir DIR, then pass the same --dir (or --file PATH).`,
+    );
+  });
   const partial: Omit<CatalogItem, 'split' | 'group'>[] = [];
   const keys: GroupingKey[] = [];
   const bad: Catalog['bad'] = [];

@@ -17,10 +17,8 @@ describe('bench grid', () => {
   });
 
   it('walks tasks, then sizes, then seeds, with default sizes per task', () => {
-    const cells = gridCells([getTask('needle'), getTask('oolong-lite')], { needle: [10] }, 2, [
-      'rlm',
-    ]);
-    expect(cells.map((c) => `${c.task.name}:${c.size}:${c.seed}`)).toEqual([
+    const cells = gridCells([getTask('needle'), getTask('oolong-lite')], { needle: [10] }, 2);
+    expect(cells.map((c) => `${c.task}:${c.size}:${c.seed}`)).toEqual([
       'needle:10:0',
       'needle:10:1',
       'oolong-lite:100:0',
