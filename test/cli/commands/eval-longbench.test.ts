@@ -134,7 +134,7 @@ describe('reclamo eval longbench-v2 (CLI)', () => {
         'eval',
         'longbench-v2',
         '--dir',
-        '/work/shared/data/longbench-v2-codeqa',
+        resolve('test/fixtures/longbench-v2-codeqa'),
         '--list',
         '--length',
         'long',

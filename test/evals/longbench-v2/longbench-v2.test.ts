@@ -11,8 +11,8 @@ import {
 } from '../../../src/evals/longbench-v2/load.js';
 import { ScriptedModel } from '../../../src/testing/index.js';
 
-/** Three real LongBench v2 items (code repository QA), shared by the project. */
-const DATA = '/work/shared/data/longbench-v2-codeqa';
+/** Three real LongBench v2 items (code repository QA); see the README beside them. */
+const DATA = resolve('test/fixtures/longbench-v2-codeqa');
 const dir = resolve('.artifacts/test/longbench-v2');
 
 const profile = (contextTokens: number): ResolvedProfile => {
