@@ -48,18 +48,18 @@ function checkInvocation(words: string[], root: HelpNode): string[] {
   let name = 'reclamo';
   let i = 0;
   const first = words[0];
-  if (first !== undefined && /^[a-z][\w-]*$/.test(first)) {
-    const command = root.commands.get(first);
-    if (!command) return [`unknown command "reclamo ${first}"`];
-    node = command;
-    name = `reclamo ${first}`;
-    i = 1;
-    const sub = words[1] !== undefined ? command.commands.get(words[1]) : undefined;
-    if (sub) {
-      node = sub;
-      name = `${name} ${words[1]}`;
-      i = 2;
-    }
+  if (first !== undefined && /^[a-z][\w-]*$/.test(first) && !root.commands.has(first)) {
+    return [`unknown command "reclamo ${first}"`];
+  }
+  // Walk down the subcommands named (`eval longbench-pro download`).
+  for (
+    let next = node.commands.get(words[i] ?? '');
+    next;
+    next = node.commands.get(words[i] ?? '')
+  ) {
+    name = `${name} ${words[i]}`;
+    node = next;
+    i += 1;
   }
   const problems: string[] = [];
   for (const word of words.slice(i)) {
@@ -76,12 +76,25 @@ function allFlags(node: HelpNode, into = new Set<string>()): Set<string> {
   return into;
 }
 
-/** The commands (and their subcommands) a section heading names: `reclamo bench and reclamo eval`. */
+/** Every command under a node, the node included. */
+function subtree(node: HelpNode): HelpNode[] {
+  return [node, ...[...node.commands.values()].flatMap(subtree)];
+}
+
+/**
+ * The commands a section heading names (`reclamo bench and reclamo eval`,
+ * `reclamo eval longbench-pro`), each with every command under it.
+ */
 function sectionCommands(section: string, root: HelpNode): HelpNode[] {
   const nodes: HelpNode[] = [];
-  for (const m of section.matchAll(/reclamo ([a-z][\w-]*)/g)) {
-    const node = root.commands.get(m[1] ?? '');
-    if (node) nodes.push(node, ...node.commands.values());
+  for (const m of section.matchAll(/reclamo((?: (?!reclamo\b)[a-z][\w-]*)+)/g)) {
+    let node: HelpNode | undefined;
+    for (const word of (m[1] ?? '').trim().split(' ')) {
+      const next = (node ?? root).commands.get(word);
+      if (!next) break;
+      node = next;
+    }
+    if (node) nodes.push(...subtree(node));
   }
   return nodes;
 }
