@@ -5,14 +5,16 @@
  * among attempts by the answer key.
  */
 import type { ResolvedProfile } from '../../config/types.js';
-import type { LanguageModel } from '../../lm/model.js';
-import { heuristicEstimator } from '../../lm/tokens/estimator.js';
+import type { LanguageModel, Message } from '../../lm/model.js';
+import { heuristicEstimator, type TokenEstimator } from '../../lm/tokens/estimator.js';
 import { countRequest } from '../../lm/tokens/messages.js';
+import { estimatorFor } from '../../lm/tokens/select.js';
 import { contextStats, contextText } from '../context-file.js';
 import { plainMessages } from '../plain-prompt.js';
 import type { TaskInstance } from '../task.js';
 import { estimateTokensFromCounts } from '../tokens.js';
 import type { BenchMode, BenchRow } from './row.js';
+import { truncateToFit } from './truncate-to-fit.js';
 
 /** Output cap of a plain call when the root role sets none: room for thinking, or a short answer. */
 export const PLAIN_MAX_TOKENS_THINKING = 16_384;
@@ -28,6 +30,9 @@ export type PlainOutcome = Pick<
   | 'usableTokens'
   | 'error'
   | 'stopReason'
+  | 'contextChars'
+  | 'keptChars'
+  | 'estimator'
 >;
 
 /** Thinking for a plain mode: the root role's setting, or forced on or off. */
@@ -53,6 +58,49 @@ export function plainPromptTokens(instance: TaskInstance): number {
   return wrapper + estimateTokensFromCounts(stats.chars + labels, stats.digits);
 }
 
+/**
+ * plain-truncated's prompt: the whole context when it fits, else its head cut
+ * to the usable window by the root model's own tokenizer (the heuristic when
+ * reclamo has none for it; `estimator` says which).
+ */
+async function fitTruncated(
+  instance: TaskInstance,
+  usableTokens: number | undefined,
+  estimator: TokenEstimator,
+): Promise<
+  | { status: 'does_not_fit'; promptTokens: number; usableTokens: number; estimator: string }
+  | { status: 'ok'; messages: Message[]; sizes: Partial<PlainOutcome> }
+> {
+  const document = contextText(instance.context);
+  const fitted = truncateToFit(
+    document,
+    instance.question,
+    usableTokens ?? Number.POSITIVE_INFINITY,
+    estimator,
+  );
+  if (!fitted) {
+    // Even the question alone is over the window.
+    const promptTokens = countRequest(plainMessages('', instance.question), estimator);
+    return {
+      status: 'does_not_fit',
+      promptTokens,
+      usableTokens: usableTokens ?? 0,
+      estimator: estimator.name,
+    };
+  }
+  return {
+    status: 'ok',
+    messages: fitted.messages,
+    sizes: {
+      promptTokens: fitted.tokens,
+      ...(usableTokens !== undefined ? { usableTokens } : {}),
+      contextChars: document.length,
+      keptChars: fitted.keptChars,
+      estimator: estimator.name,
+    },
+  };
+}
+
 export async function runPlainRow(
   model: LanguageModel,
   profile: ResolvedProfile,
@@ -62,17 +110,30 @@ export async function runPlainRow(
   const thinking = plainThinking(mode, profile);
   const maxTokens =
     profile.root.maxTokens ?? (thinking === false ? PLAIN_MAX_TOKENS : PLAIN_MAX_TOKENS_THINKING);
-  const promptTokens = plainPromptTokens(instance);
   const window = profile.root.contextTokens;
   const usableTokens = window === undefined ? undefined : window - maxTokens;
-  const sizes = usableTokens === undefined ? { promptTokens } : { promptTokens, usableTokens };
-  if (usableTokens !== undefined && promptTokens > usableTokens) {
-    return { status: 'does_not_fit', ...sizes };
+  let messages: Message[];
+  let sizes: Partial<PlainOutcome>;
+  if (mode === 'plain-truncated') {
+    const fitted = await fitTruncated(
+      instance,
+      usableTokens,
+      await estimatorFor(profile.root.model),
+    );
+    if (fitted.status === 'does_not_fit') return fitted;
+    ({ messages, sizes } = fitted);
+  } else {
+    const promptTokens = plainPromptTokens(instance);
+    sizes = usableTokens === undefined ? { promptTokens } : { promptTokens, usableTokens };
+    if (usableTokens !== undefined && promptTokens > usableTokens) {
+      return { status: 'does_not_fit', ...sizes };
+    }
+    messages = plainMessages(contextText(instance.context), instance.question);
   }
   const started = performance.now();
   try {
     const completion = await model.doGenerate({
-      messages: plainMessages(contextText(instance.context), instance.question),
+      messages,
       maxTokens,
       ...(thinking === undefined ? {} : { thinking }),
     });

@@ -1,8 +1,18 @@
 /** One bench result row, and the modes a row can be run in. */
 
-/** How a task is attempted: the harness, or one plain call with the whole context. */
-export type BenchMode = 'rlm' | 'plain' | 'plain-think' | 'plain-nothink';
-export const BENCH_MODES: readonly BenchMode[] = ['rlm', 'plain', 'plain-think', 'plain-nothink'];
+/**
+ * How a task is attempted: the harness, or one plain call with the whole
+ * context (thinking as the root role sets it, forced on, forced off), or with
+ * the head of the context cut to fit the window (`plain-truncated`).
+ */
+export type BenchMode = 'rlm' | 'plain' | 'plain-think' | 'plain-nothink' | 'plain-truncated';
+export const BENCH_MODES: readonly BenchMode[] = [
+  'rlm',
+  'plain',
+  'plain-think',
+  'plain-nothink',
+  'plain-truncated',
+];
 
 export interface BenchRow {
   task: string;
@@ -32,6 +42,11 @@ export interface BenchRow {
   promptTokens?: number;
   /** Tokens the plain prompt may use (window minus output reserve). */
   usableTokens?: number;
+  /** plain-truncated: characters of the context, and how many of them were sent. */
+  contextChars?: number;
+  keptChars?: number;
+  /** How promptTokens was counted (plain-truncated counts with the root model's tokenizer). */
+  estimator?: string;
   error?: string;
   /** Facts about the item or task the cell came from (split, kind, chance, generator hash, ...). */
   tags?: Record<string, string | number | boolean>;
