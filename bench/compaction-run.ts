@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ResolvedProfile } from '../src/config/types.js';
 import { countRequest, estimatorFor } from '../src/lm/tokens/index.js';
-import { inputBudget } from '../src/rlm/budget.js';
+import { inputBudget } from '../src/rlm/context-budget/budget.js';
 import { run } from '../src/rlm/run.js';
 import { startMockServer } from '../src/testing/index.js';
 import { readTrajectory } from '../src/trace/reader.js';

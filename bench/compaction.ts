@@ -10,8 +10,8 @@
  */
 import type { Message } from '../src/lm/model.js';
 import { estimatorFor, type TokenEstimator } from '../src/lm/tokens/index.js';
-import { inputBudget } from '../src/rlm/budget.js';
-import { compactHistory, type MessageMeta } from '../src/rlm/compaction.js';
+import { inputBudget } from '../src/rlm/context-budget/budget.js';
+import { compactHistory, type MessageMeta } from '../src/rlm/context-budget/compaction.js';
 
 const turns = Number(process.argv[2] ?? 100);
 const outputChars = Number(process.argv[3] ?? 20_000);

@@ -39,8 +39,8 @@ export type { RetryOptions } from './lm/retry.js';
 export { Semaphore } from './lm/semaphore.js';
 export { splitThink } from './lm/think.js';
 export * from './lm/tokens/index.js';
-export { type BudgetInput, type InputBudget, inputBudget } from './rlm/budget.js';
-export { FORCED_FINISH_GRACE_MS } from './rlm/forced-finish.js';
+export { type BudgetInput, type InputBudget, inputBudget } from './rlm/context-budget/budget.js';
+export { FORCED_FINISH_GRACE_MS } from './rlm/finish/forced-finish.js';
 export { getPromptVersion, PROMPT_VERSIONS } from './rlm/prompts/index.js';
 export {
   type CodeBlock,
@@ -48,21 +48,21 @@ export {
   type ParsedReply,
   parseReply,
 } from './rlm/protocols/fence/grammar.js';
-export { RunError, type RunOptions, type RunResult, type RunStatus, run } from './rlm/run.js';
 export {
   executePythonTool,
   finalAnswerTool,
   parseToolCalls,
   rootTools,
   type ToolAction,
-} from './rlm/tools-protocol.js';
-export { upstreamContextMetadata } from './rlm/upstream/context-metadata.js';
+} from './rlm/protocols/tools/tool-calls.js';
+export { upstreamContextMetadata } from './rlm/protocols/upstream/context-metadata.js';
 export {
   cutUpstreamResult,
   formatUpstreamResult,
   upstreamExecutionMessage,
-} from './rlm/upstream/execution-result.js';
-export { findReplBlocks, findUpstreamFinal } from './rlm/upstream/parse.js';
+} from './rlm/protocols/upstream/execution-result.js';
+export { findReplBlocks, findUpstreamFinal } from './rlm/protocols/upstream/parser.js';
+export { RunError, type RunOptions, type RunResult, type RunStatus, run } from './rlm/run.js';
 export {
   createPythonSandbox,
   type PythonSandbox,

@@ -16,14 +16,14 @@ import type {
   StopReason,
   TrajectoryEvent,
 } from '../trace/events.js';
-import { runLoop } from './loop.js';
+import { runLoop } from './loop/run-rlm.js';
+import { type StartedSandbox, startSandbox } from './loop/start-sandbox.js';
 import { endpointsOfModels, profileRecord } from './profile-record.js';
-import { RunShared, type RunStatus } from './run-state.js';
+import { RunShared, type RunStatus } from './run-tree.js';
 import { type RunOverrides, resolveSettings } from './settings.js';
-import { type StartedSandbox, startSandbox } from './start-sandbox.js';
 import { readSystemPromptFile } from './system-prompt-file.js';
 
-export type { RunStatus } from './run-state.js';
+export type { RunStatus } from './run-tree.js';
 
 export interface RunOptions extends RunOverrides, InlineModel {
   /** The question to answer. */

@@ -7,7 +7,7 @@ import { MIN_MEMORY_HEADROOM_MB } from '../config/schema.js';
 import type { RoleSettings, RunSettings } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import type { ReasoningEffort, Sampling } from '../lm/model.js';
-import { type InputBudget, inputBudget } from './budget.js';
+import { type InputBudget, inputBudget } from './context-budget/budget.js';
 import { getPromptVersion, type PromptVersion } from './prompts/index.js';
 
 /** Settings the caller may set for one run; each wins over the profile and the version default. */

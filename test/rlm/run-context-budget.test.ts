@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRequest, heuristicEstimator } from '../../src/lm/tokens/index.js';
-import { inputBudget } from '../../src/rlm/budget.js';
+import { inputBudget } from '../../src/rlm/context-budget/budget.js';
 import type { MockReply, MockRequest, MockServer } from '../../src/testing/index.js';
 import { startMockServer } from '../../src/testing/index.js';
 import { ofType } from './helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../src/lm/model.js';
-import { FORCED_FINISH_GRACE_MS } from '../../src/rlm/forced-finish.js';
+import { FORCED_FINISH_GRACE_MS } from '../../src/rlm/finish/forced-finish.js';
 import { lastUser, ofType, runScripted } from './helpers.js';
 
 const isForced = (r: GenerateRequest) => lastUser(r).includes('No more code will run');

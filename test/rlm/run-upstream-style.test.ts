@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upstreamTurnPrompt } from '../../src/rlm/upstream/turn-prompt.js';
+import { upstreamTurnPrompt } from '../../src/rlm/protocols/upstream/turn-prompt.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { startMockServer } from '../../src/testing/index.js';
 import { freshDir, ofType } from './helpers.js';

@@ -4,7 +4,7 @@
  * the finish (finish.ts, turn-finish.ts) and the protocols; the words live here.
  */
 import { MAX_ANSWER_CHARS } from '../finish/answer-limit.js';
-import type { RejectDetail, RejectReason } from '../finish.js';
+import type { RejectDetail, RejectReason } from '../finish/judge.js';
 
 export type NudgeKind =
   | 'no_action'
