@@ -48,13 +48,8 @@ export {
   type ParsedReply,
   parseReply,
 } from './rlm/protocols/fence/grammar.js';
-export {
-  executePythonTool,
-  finalAnswerTool,
-  parseToolCalls,
-  rootTools,
-  type ToolAction,
-} from './rlm/protocols/tools/tool-calls.js';
+export { parseToolCalls, type ToolAction } from './rlm/protocols/tools/tool-calls.js';
+export { executePythonTool, finalAnswerTool, rootTools } from './rlm/protocols/tools/tool-specs.js';
 export { upstreamContextMetadata } from './rlm/protocols/upstream/context-metadata.js';
 export {
   cutUpstreamResult,

@@ -110,11 +110,11 @@ export interface ResolveInput {
 
 /** Resolves every setting a run needs. Throws ConfigError on a bad value. */
 export function resolveSettings(input: ResolveInput): ResolvedSettings {
-  const o = input.overrides ?? {};
+  const overrides = input.overrides ?? {};
   const run = input.run ?? {};
-  const version = getPromptVersion(o.promptVersion ?? run.promptVersion);
+  const version = getPromptVersion(overrides.promptVersion ?? run.promptVersion);
   const d = version.defaults;
-  const protocol = o.protocol ?? run.protocol ?? 'fence';
+  const protocol = overrides.protocol ?? run.protocol ?? 'fence';
   if (protocol !== 'fence' && protocol !== 'tools') {
     throw new ConfigError(
       `Unknown protocol "${String(protocol)}". Use fence or tools (--protocol fence).`,
@@ -122,7 +122,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       'protocol',
     );
   }
-  const plannerStyle = o.plannerStyle ?? run.plannerStyle ?? 'reclamo';
+  const plannerStyle = overrides.plannerStyle ?? run.plannerStyle ?? 'reclamo';
   if (!isPlannerStyle(plannerStyle)) {
     throw new ConfigError(
       `Unknown planner style "${plannerStyle}". Use ${PLANNER_STYLES.join(' or ')} (--planner-style).`,
@@ -137,9 +137,9 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       'protocol',
     );
   }
-  const systemPromptFile = o.systemPromptFile ?? run.systemPromptFile;
-  const rootThinking = o.thinking ?? input.root?.enableThinking;
-  const subThinking = o.subThinking ?? input.sub?.enableThinking;
+  const systemPromptFile = overrides.systemPromptFile ?? run.systemPromptFile;
+  const rootThinking = overrides.thinking ?? input.root?.enableThinking;
+  const subThinking = overrides.subThinking ?? input.sub?.enableThinking;
   const subMaxTokens = input.sub?.maxTokens ?? d.subMaxTokens;
   const window = input.sub?.contextTokens ?? input.subContextTokens;
   const derived =
@@ -151,8 +151,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     timeoutSeconds: d.requestTimeoutSeconds,
     thinking: rootThinking,
   });
-  const threshold = o.compactionThresholdPct ?? run.compactionThresholdPct;
-  const ceiling = o.hardCeilingPct ?? run.hardCeilingPct;
+  const threshold = overrides.compactionThresholdPct ?? run.compactionThresholdPct;
+  const ceiling = overrides.hardCeilingPct ?? run.hardCeilingPct;
   const budget = inputBudget({
     contextTokens: input.root?.contextTokens ?? input.rootContextTokens ?? DEFAULT_CONTEXT_TOKENS,
     maxTokens: rootRuntime.maxTokens,
@@ -164,35 +164,41 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     protocol,
     plannerStyle,
     ...(systemPromptFile !== undefined ? { systemPromptFile } : {}),
-    maxDepth: positiveInt('max_depth', o.maxDepth ?? run.maxDepth ?? DEFAULT_MAX_DEPTH),
+    maxDepth: positiveInt('max_depth', overrides.maxDepth ?? run.maxDepth ?? DEFAULT_MAX_DEPTH),
     maxIterations: positiveInt(
       'max_iterations',
-      o.maxIterations ?? run.maxIterations ?? d.maxIterations,
+      overrides.maxIterations ?? run.maxIterations ?? d.maxIterations,
     ),
-    maxErrors: positiveInt('max_errors', o.maxErrors ?? run.maxErrors ?? DEFAULT_MAX_ERRORS),
-    maxTimeoutMs: seconds('max_timeout', o.maxTimeout ?? run.maxTimeout ?? d.maxTimeoutSeconds),
+    maxErrors: positiveInt(
+      'max_errors',
+      overrides.maxErrors ?? run.maxErrors ?? DEFAULT_MAX_ERRORS,
+    ),
+    maxTimeoutMs: seconds(
+      'max_timeout',
+      overrides.maxTimeout ?? run.maxTimeout ?? d.maxTimeoutSeconds,
+    ),
     execTimeoutMs: seconds(
       'exec_timeout',
-      o.execTimeout ?? run.execTimeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS,
+      overrides.execTimeout ?? run.execTimeout ?? DEFAULT_EXEC_TIMEOUT_SECONDS,
     ),
     memoryHeadroomBytes: headroomBytes(
-      o.memoryHeadroomMb ?? run.memoryHeadroomMb ?? DEFAULT_MEMORY_HEADROOM_MB,
+      overrides.memoryHeadroomMb ?? run.memoryHeadroomMb ?? DEFAULT_MEMORY_HEADROOM_MB,
     ),
     maxSubcallsPerRun: nonNegativeInt(
       'max_subcalls_per_run',
-      o.maxSubcallsPerRun ?? run.maxSubcallsPerRun ?? d.maxSubcallsPerRun,
+      overrides.maxSubcallsPerRun ?? run.maxSubcallsPerRun ?? d.maxSubcallsPerRun,
     ),
     maxSubcallsPerExec: nonNegativeInt(
       'max_subcalls_per_exec',
-      o.maxSubcallsPerExec ?? run.maxSubcallsPerExec ?? d.maxSubcallsPerExec,
+      overrides.maxSubcallsPerExec ?? run.maxSubcallsPerExec ?? d.maxSubcallsPerExec,
     ),
     outputTruncateChars: positiveInt(
       'output_truncate_chars',
-      o.outputTruncateChars ?? run.outputTruncateChars ?? d.outputTruncateChars,
+      overrides.outputTruncateChars ?? run.outputTruncateChars ?? d.outputTruncateChars,
     ),
     subcallChars: positiveInt(
       'subcall_chars',
-      o.subcallChars ??
+      overrides.subcallChars ??
         run.subcallChars ??
         (d.subcallChars === 'derived' ? derived : d.subcallChars),
     ),
@@ -205,7 +211,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       thinking: subThinking,
     }),
   };
-  const tokenBudget = o.tokenBudget ?? run.tokenBudget;
+  const tokenBudget = overrides.tokenBudget ?? run.tokenBudget;
   if (tokenBudget !== undefined) settings.tokenBudget = positiveInt('token_budget', tokenBudget);
   return settings;
 }

@@ -106,22 +106,24 @@ export function addRunFlags(command: Command): Command {
 
 /** The `run()` options the flags set (unset flags leave the profile's values). */
 export function runOverrides(flags: RunFlags): RunOverrides {
-  const o: RunOverrides = {};
-  if (flags.promptVersion !== undefined) o.promptVersion = flags.promptVersion;
-  if (flags.maxDepth !== undefined) o.maxDepth = flags.maxDepth;
-  if (flags.maxIterations !== undefined) o.maxIterations = flags.maxIterations;
-  if (flags.maxErrors !== undefined) o.maxErrors = flags.maxErrors;
-  if (flags.maxTimeout !== undefined) o.maxTimeout = flags.maxTimeout;
-  if (flags.tokenBudget !== undefined) o.tokenBudget = flags.tokenBudget;
-  if (flags.outputTruncateChars !== undefined) o.outputTruncateChars = flags.outputTruncateChars;
-  if (flags.protocol !== undefined) o.protocol = flags.protocol;
-  if (flags.plannerStyle !== undefined) o.plannerStyle = flags.plannerStyle;
+  const overrides: RunOverrides = {};
+  if (flags.promptVersion !== undefined) overrides.promptVersion = flags.promptVersion;
+  if (flags.maxDepth !== undefined) overrides.maxDepth = flags.maxDepth;
+  if (flags.maxIterations !== undefined) overrides.maxIterations = flags.maxIterations;
+  if (flags.maxErrors !== undefined) overrides.maxErrors = flags.maxErrors;
+  if (flags.maxTimeout !== undefined) overrides.maxTimeout = flags.maxTimeout;
+  if (flags.tokenBudget !== undefined) overrides.tokenBudget = flags.tokenBudget;
+  if (flags.outputTruncateChars !== undefined)
+    overrides.outputTruncateChars = flags.outputTruncateChars;
+  if (flags.protocol !== undefined) overrides.protocol = flags.protocol;
+  if (flags.plannerStyle !== undefined) overrides.plannerStyle = flags.plannerStyle;
   // A relative path is the user's, from where the command runs.
-  if (flags.systemPromptFile !== undefined) o.systemPromptFile = resolve(flags.systemPromptFile);
+  if (flags.systemPromptFile !== undefined)
+    overrides.systemPromptFile = resolve(flags.systemPromptFile);
   if (flags.compactionThresholdPct !== undefined) {
-    o.compactionThresholdPct = flags.compactionThresholdPct;
+    overrides.compactionThresholdPct = flags.compactionThresholdPct;
   }
-  if (flags.hardCeilingPct !== undefined) o.hardCeilingPct = flags.hardCeilingPct;
-  if (flags.memoryHeadroomMb !== undefined) o.memoryHeadroomMb = flags.memoryHeadroomMb;
-  return o;
+  if (flags.hardCeilingPct !== undefined) overrides.hardCeilingPct = flags.hardCeilingPct;
+  if (flags.memoryHeadroomMb !== undefined) overrides.memoryHeadroomMb = flags.memoryHeadroomMb;
+  return overrides;
 }

@@ -297,7 +297,7 @@ class WorkingHistory {
     const text = cutMiddle(full, keep, c.part.ref ?? this.variable);
     const parts = this.parts(c.index).slice();
     parts[c.partIndex] = { ...c.part, text, original: full, keptChars: keep };
-    this.setParts(c.index, parts, false);
+    this.setParts(c.index, parts, { recount: false });
     const shrink: ShrinkRecord = {
       index: c.index,
       turn: c.turn,
@@ -356,8 +356,8 @@ class WorkingHistory {
     return [{ kind, text: message.content }];
   }
 
-  /** Replaces a message's parts; `recount` false defers the exact count to {@link recount}. */
-  private setParts(i: number, parts: MessagePart[], recount = true): void {
+  /** Replaces a message's parts; `recount: false` defers the exact count to {@link recount}. */
+  private setParts(i: number, parts: MessagePart[], { recount = true } = {}): void {
     const message: Message = { ...this.messages[i]!, content: parts.map((p) => p.text).join('') };
     this.messages[i] = message;
     this.meta[i] = { ...this.meta[i], parts };

@@ -98,15 +98,15 @@ export class ContextKeeper {
 
   /**
    * Brings the REPL's `history` up to date: appends new outputs, or binds the
-   * whole list after a restart emptied the REPL (`reset`).
+   * whole list again after a restart emptied the REPL (`rebind`).
    */
-  async syncHistory(sandbox: Sandbox, reset = false): Promise<void> {
+  async syncHistory(sandbox: Sandbox, options: { rebind?: boolean } = {}): Promise<void> {
     // Keeping `history` current must never end a run: on failure it is retried next turn.
-    await this.sync(sandbox, reset).catch(() => {});
+    await this.sync(sandbox, options).catch(() => {});
   }
 
-  private async sync(sandbox: Sandbox, reset: boolean): Promise<void> {
-    if (reset || this.synced === 0) {
+  private async sync(sandbox: Sandbox, { rebind = false }: { rebind?: boolean }): Promise<void> {
+    if (rebind || this.synced === 0) {
       await sandbox.setVariable(HISTORY_VARIABLE, this.outputs);
       this.synced = this.outputs.length;
       return;

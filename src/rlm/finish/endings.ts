@@ -5,8 +5,8 @@
  */
 import { EndpointError, KeyError } from '../../errors.js';
 import type { StopReason } from '../../trace/events.js';
-import type { LoopEnding, LoopRun } from '../loop/rlm-state.js';
-import type { RunShared } from '../run-tree.js';
+import type { ActiveRlm, Ending } from '../loop/rlm-state.js';
+import type { RunTree } from '../run-tree.js';
 import {
   type ForcedFinishInput,
   type ForcedFinishOutcome,
@@ -15,10 +15,10 @@ import {
 } from './forced-finish.js';
 
 /** A limit that ends the loop before the next turn, if one is reached. */
-export function limitReached(shared: RunShared): ForcedReason | null {
-  if (shared.aborted()) return 'aborted';
-  if (shared.budgetExhausted) return 'token_budget';
-  if (shared.timeLeft() <= 0) return 'max_timeout';
+export function limitReached(tree: RunTree): ForcedReason | null {
+  if (tree.aborted()) return 'aborted';
+  if (tree.budgetExhausted) return 'token_budget';
+  if (tree.timeLeft() <= 0) return 'max_timeout';
   return null;
 }
 
@@ -28,18 +28,18 @@ export function limitReached(shared: RunShared): ForcedReason | null {
  */
 export async function finishForced(
   reason: ForcedReason,
-  run: LoopRun,
+  rlm: ActiveRlm,
   turn = 0,
-): Promise<LoopEnding> {
-  const { shared, state, emit } = run;
-  const keeper = state.keeper;
-  const result = await forcedFinish(forcedInput(reason, run));
-  if (result.completion) shared.addUsage('root', result.completion.usage);
+): Promise<Ending> {
+  const { tree, conversation, emit } = rlm;
+  const keeper = conversation.keeper;
+  const result = await forcedFinish(forcedInput(reason, rlm));
+  if (result.completion) tree.addUsage('root', result.completion.usage);
   if (reason === 'context_overflow') {
     emit({
       type: 'context_overflow',
       turn,
-      estimatedTokens: state.overflowTokens ?? 0,
+      estimatedTokens: conversation.overflowTokens ?? 0,
       budgetTokens: keeper.budget.limitTokens,
       contextTokens: keeper.budget.contextTokens,
       maxTokens: keeper.budget.maxTokens,
@@ -68,11 +68,11 @@ export async function finishForced(
  * Ends the loop after something unexpected (a dead sandbox, a model failure):
  * the answer is what the REPL holds, no model is asked and no record written.
  */
-export async function finishFailed(error: unknown, run: LoopRun): Promise<LoopEnding> {
-  const partial = await forcedFinish(forcedInput('endpoint_error', run));
+export async function finishFailed(error: unknown, rlm: ActiveRlm): Promise<Ending> {
+  const partial = await forcedFinish(forcedInput('endpoint_error', rlm));
   return {
     answer: partial.answer,
-    stopReason: run.shared.aborted()
+    stopReason: rlm.tree.aborted()
       ? 'aborted'
       : isEndpointFailure(error)
         ? 'endpoint_error'
@@ -83,27 +83,26 @@ export async function finishFailed(error: unknown, run: LoopRun): Promise<LoopEn
 }
 
 /** The forced finish of `run` for `reason` (a model is asked only for the turn-limit reasons). */
-function forcedInput(reason: ForcedReason, run: LoopRun): ForcedFinishInput {
-  const { shared, state } = run;
-  const o = shared.o;
+function forcedInput(reason: ForcedReason, rlm: ActiveRlm): ForcedFinishInput {
+  const { tree, conversation } = rlm;
   const overflow = reason === 'context_overflow';
-  const keeper = state.keeper;
+  const keeper = conversation.keeper;
   return {
     reason,
-    query: run.input.query,
+    query: rlm.task.query,
     // A request that could not be made to fit is retried with the opening messages only.
-    history: overflow ? state.opening : state.history,
-    ...(overflow ? {} : { fallbackHistory: state.opening }),
+    history: overflow ? conversation.opening : conversation.history,
+    ...(overflow ? {} : { fallbackHistory: conversation.opening }),
     fits: (messages, tools) => keeper.fits(messages, tools),
-    sandbox: run.sandbox,
-    lastOutput: state.lastOutput,
+    sandbox: rlm.sandbox,
+    lastOutput: conversation.lastOutput,
     askModel: reason !== 'token_budget' && reason !== 'aborted' && reason !== 'endpoint_error',
-    model: o.models.root,
-    deadline: shared.deadline,
-    now: o.now,
-    timeoutMs: shared.settings.root.timeoutMs,
-    ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}),
-    ...(state.protocol.tools ? { finalTool: true } : {}),
+    model: tree.models.root,
+    deadline: tree.deadline,
+    now: tree.now,
+    timeoutMs: tree.settings.root.timeoutMs,
+    ...(tree.abortSignal ? { abortSignal: tree.abortSignal } : {}),
+    ...(conversation.protocol.tools ? { finalTool: true } : {}),
   };
 }
 

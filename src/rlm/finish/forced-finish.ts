@@ -12,14 +12,17 @@ import { callWithDeadline } from '../loop/model-call.js';
 import { type ForcedFinishState, forcedFinishMessage } from '../prompts/messages.js';
 import { type FinalCandidate, looksLikeCode, parseReply } from '../protocols/fence/grammar.js';
 import {
-  FINAL_ANSWER,
-  finalAnswerTool,
   finalCandidateOf,
   findFinalAction,
   parseToolCalls,
 } from '../protocols/tools/tool-calls.js';
+import { FINAL_ANSWER, finalAnswerTool } from '../protocols/tools/tool-specs.js';
 import { MAX_ANSWER_CHARS } from './answer-limit.js';
-import { ANSWER_VARIABLES, isPlanLike, proseAnswer, quotedName, readFinalValue } from './judge.js';
+import { isPlanLike, quotedName, readFinalValue } from './judge.js';
+import { proseAnswer } from './prose-answer.js';
+
+/** REPL variables a forced finish looks at (after the answer dict), in order. */
+export const ANSWER_VARIABLES = ['final_answer', 'answer_text', 'result', 'final'] as const;
 
 /**
  * Extra time a forced-finish request may take past the run's deadline. A run

@@ -4,11 +4,8 @@
  */
 import type { AnswerState, VariableValue } from '../../sandbox/sandbox.js';
 import type { FinalDecision } from '../../trace/events.js';
-import { type FinalCandidate, parseReply, proseOf } from '../protocols/fence/grammar.js';
+import type { FinalCandidate } from '../protocols/fence/grammar.js';
 import { MAX_ANSWER_CHARS } from './answer-limit.js';
-
-/** REPL variables a forced finish looks at (after the answer dict), in order. */
-export const ANSWER_VARIABLES = ['final_answer', 'answer_text', 'result', 'final'] as const;
 
 /** Why a finish was not accepted; each maps to a nudge. */
 export type RejectReason =
@@ -132,24 +129,4 @@ export function isPlanLike(answer: string): boolean {
   const text = answer.trim();
   if (text === '') return false;
   return PLAN_START.test(text);
-}
-
-/** A line of prose that only introduces code ("Let me run this:", "Here's the code:"). */
-function introducesCode(text: string): boolean {
-  const t = text.trim();
-  return t.length < 200 && /:\s*$/.test(t);
-}
-
-/**
- * The (think-free) reply's prose with every code block and tool call
- * removed, or '' when what is left is a plan or only introduces code.
- */
-export function proseAnswer(content: string): string {
-  const parsed = parseReply(content);
-  let prose = proseOf(content);
-  // A FINAL that could not be used still carries the model's intended answer text.
-  if (parsed.final?.kind === 'final') prose = parsed.final.answer;
-  prose = prose.replace(/\n{3,}/g, '\n\n').trim();
-  if (prose === '' || isPlanLike(prose) || introducesCode(prose)) return '';
-  return prose;
 }

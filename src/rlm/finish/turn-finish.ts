@@ -4,7 +4,7 @@
  * finish, a reply that did nothing, a due decompose hint).
  */
 import type { FinalDecision } from '../../trace/events.js';
-import type { LoopRun } from '../loop/rlm-state.js';
+import type { ActiveRlm } from '../loop/rlm-state.js';
 import { type Nudge, rejectNudge } from '../prompts/nudges.js';
 import type { ParsedTurn } from '../protocols/protocol.js';
 import { type JudgeContext, type Judgement, judgeAnswerDict, judgeFinal } from './judge.js';
@@ -19,28 +19,36 @@ export interface TurnFinish {
   nudges: Nudge[];
 }
 
+/** What the turn did before its finish is judged. */
+export interface TurnActions {
+  /** The reply as the protocol read it. */
+  parsed: ParsedTurn;
+  /** The reply had code, which has now run (or was skipped). */
+  hadCode: boolean;
+  /** Its executions took the run of failures to max_errors. */
+  errorLimit: boolean;
+}
+
 /**
- * Judges the turn's finish after its code ran (`hadCode`) and collects its
- * nudges; a ready answer dict is read only when code ran and the error limit
- * was not reached.
+ * Judges the turn's finish after its code ran and collects its nudges; a
+ * ready answer dict is read only when code ran and the error limit was not
+ * reached.
  */
 export async function finishTurn(
-  run: LoopRun,
-  parsed: ParsedTurn,
-  hadCode: boolean,
-  errorLimit: boolean,
+  rlm: ActiveRlm,
+  { parsed, hadCode, errorLimit }: TurnActions,
 ): Promise<TurnFinish> {
-  const { state, sandbox } = run;
+  const { conversation, sandbox } = rlm;
   const judgeCtx: JudgeContext = {
     hadCode,
-    planRejected: state.planRejected,
-    reverified: state.reverified,
-    wasPrinted: (value) => wasPrinted(state.shown, value),
+    planRejected: conversation.planRejected,
+    reverified: conversation.reverified,
+    wasPrinted: (value) => wasPrinted(conversation.shown, value),
     reader: sandbox,
   };
   let judgement: Judgement | null = null;
   if (parsed.final) judgement = await judgeFinal(parsed.final, judgeCtx);
-  if (!judgement?.decision.accepted && hadCode && !errorLimit && state.protocol.answerDict) {
+  if (!judgement?.decision.accepted && hadCode && !errorLimit && conversation.protocol.answerDict) {
     const answer = await sandbox.readAnswer();
     if (answer.ready) judgement = judgeAnswerDict(answer, judgeCtx);
   }
@@ -48,46 +56,52 @@ export async function finishTurn(
   if (decision && parsed.finalKind && decision.kind !== 'answer_dict') {
     decision = { ...decision, kind: parsed.finalKind };
   }
-  const { finalNudge, nudges } = turnNudges(run, parsed, judgement, decision, hadCode);
+  const { finalNudge, nudges } = turnNudges(rlm, { parsed, hadCode, judgement, decision });
   return { decision, finalNudge, nudges };
 }
 
+/** The nudges a turn ends with, given what it did and how its finish was judged. */
 function turnNudges(
-  run: LoopRun,
-  parsed: ParsedTurn,
-  judgement: Judgement | null,
-  decision: FinalDecision | null,
-  hadCode: boolean,
+  rlm: ActiveRlm,
+  {
+    parsed,
+    hadCode,
+    judgement,
+    decision,
+  }: Pick<TurnActions, 'parsed' | 'hadCode'> & {
+    judgement: Judgement | null;
+    decision: FinalDecision | null;
+  },
 ): { finalNudge: Nudge | null; nudges: Nudge[] } {
-  const { state, sandbox } = run;
-  const s = run.shared.settings;
+  const { conversation, sandbox } = rlm;
+  const { settings } = rlm.tree;
   const nudges: Nudge[] = [...parsed.nudges];
   let finalNudge: Nudge | null = null;
   if (judgement?.reject) {
-    state.stats.rejectedFinals++;
-    if (judgement.reject === 'plan_like') state.planRejected = true;
-    if (judgement.reject === 'unverified') state.reverified = true;
-    finalNudge = rejectNudge(state.protocol.wording, judgement.reject, {
+    conversation.stats.rejectedFinals++;
+    if (judgement.reject === 'plan_like') conversation.planRejected = true;
+    if (judgement.reject === 'unverified') conversation.reverified = true;
+    finalNudge = rejectNudge(conversation.protocol.wording, judgement.reject, {
       ...(decision?.variable ? { variable: decision.variable } : {}),
       ...(judgement.chars !== undefined ? { chars: judgement.chars } : {}),
     });
     nudges.push(finalNudge);
   } else if (!decision && !hadCode && !parsed.acted) {
-    state.stats.protocolSlips++;
+    conversation.stats.protocolSlips++;
     nudges.push(parsed.noAction);
   }
-  if (state.decomposeDue && !state.decomposeGiven) {
+  if (conversation.decomposeDue && !conversation.decomposeGiven) {
     nudges.push(
-      decomposeNudge(s.version, {
-        promptChars: state.decomposeDue.promptChars,
+      decomposeNudge(settings.version, {
+        promptChars: conversation.decomposeDue.promptChars,
         contextChars: sandbox.contextShape.totalChars,
-        perCallChars: s.subcallChars,
+        perCallChars: settings.subcallChars,
       }),
     );
-    state.decomposeGiven = true;
-    state.decomposeDue = null;
+    conversation.decomposeGiven = true;
+    conversation.decomposeDue = null;
   }
-  state.stats.nudges += nudges.length;
+  conversation.stats.nudges += nudges.length;
   return { finalNudge, nudges };
 }
 

@@ -8,9 +8,9 @@ import type { BlockRecord } from '../../trace/events.js';
 import type { ShownOutput } from '../context-budget/context-keeper.js';
 import { formatResultBody } from '../prompts/messages.js';
 import type { CodeBlock } from '../protocols/fence/grammar.js';
-import type { RunShared } from '../run-tree.js';
+import type { RunTree } from '../run-tree.js';
 import { blockResult } from './iteration-record.js';
-import type { LoopRun } from './rlm-state.js';
+import type { ActiveRlm } from './rlm-state.js';
 
 /** What running a turn's blocks produced. */
 export interface BlocksRun {
@@ -26,11 +26,11 @@ export interface BlocksRun {
   errorLimit: boolean;
 }
 
-/** Runs `blocks` in order in the loop's REPL, counting executions and failures in its state. */
-export async function runBlocks(run: LoopRun, blocks: readonly CodeBlock[]): Promise<BlocksRun> {
-  const { shared, state, sandbox, position } = run;
-  const s = shared.settings;
-  const protocol = state.protocol;
+/** Runs `blocks` in order in the loop's REPL, counting executions and failures. */
+export async function runBlocks(rlm: ActiveRlm, blocks: readonly CodeBlock[]): Promise<BlocksRun> {
+  const { tree, conversation, sandbox, position } = rlm;
+  const { settings } = tree;
+  const protocol = conversation.protocol;
   const out: BlocksRun = {
     records: [],
     outputs: [],
@@ -40,7 +40,7 @@ export async function runBlocks(run: LoopRun, blocks: readonly CodeBlock[]): Pro
   };
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as CodeBlock;
-    const skip = skipReason(shared, out.errorLimit);
+    const skip = skipReason(tree, { errorLimit: out.errorLimit });
     if (skip !== undefined) {
       out.records.push({ code: block.code, skipped: skip });
       out.outputs.push(protocol.skippedBlock(i, block.code, skip));
@@ -48,39 +48,39 @@ export async function runBlocks(run: LoopRun, blocks: readonly CodeBlock[]): Pro
     }
     position.block = i + 1;
     position.inExec = 0;
-    const timeoutMs = Math.min(s.execTimeoutMs, Math.max(1000, shared.timeLeft()));
+    const timeoutMs = Math.min(settings.execTimeoutMs, Math.max(1000, tree.timeLeft()));
     const result = await sandbox.exec(block.code, {
       timeoutMs,
-      maxHostCalls: s.maxSubcallsPerExec,
+      maxHostCalls: settings.maxSubcallsPerExec,
       // A cancelled run interrupts the block at once instead of waiting out its timeout.
-      ...(shared.o.abortSignal ? { signal: shared.o.abortSignal } : {}),
+      ...(tree.abortSignal ? { signal: tree.abortSignal } : {}),
     });
-    state.stats.execs++;
-    if (result.error?.type === 'SyntaxError') state.stats.syntaxErrors++;
+    conversation.stats.execs++;
+    if (result.error?.type === 'SyntaxError') conversation.stats.syntaxErrors++;
     const { message, shown, cutChars } = await protocol.formatBlock(i, block.code, result, sandbox);
     out.outputs.push(message);
     const full = formatResultBody(result, Number.POSITIVE_INFINITY).text;
-    state.keeper.addOutput(full);
+    conversation.keeper.addOutput(full);
     out.shownOutputs.push({ shown, full, block: i + 1 });
     if (result.restarted) out.restarted = true;
-    state.shown.push(shown);
-    state.lastOutput = shown;
+    conversation.shown.push(shown);
+    conversation.lastOutput = shown;
     out.records.push({ code: block.code, result: blockResult(result, cutChars) });
     if (result.error || result.timedOut || result.restarted) {
-      state.consecutiveErrors++;
-      if (state.consecutiveErrors >= s.maxErrors) out.errorLimit = true;
+      conversation.consecutiveErrors++;
+      if (conversation.consecutiveErrors >= settings.maxErrors) out.errorLimit = true;
     } else {
-      state.consecutiveErrors = 0;
+      conversation.consecutiveErrors = 0;
     }
   }
   return out;
 }
 
 /** Why the next block does not run, if it does not. */
-function skipReason(shared: RunShared, errorLimit: boolean): string | undefined {
+function skipReason(tree: RunTree, { errorLimit }: { errorLimit: boolean }): string | undefined {
   if (errorLimit) return 'too many executions in a row failed';
-  if (shared.timeLeft() <= 0) return 'the time limit for this run has passed';
-  if (shared.budgetExhausted) return 'the token budget is spent';
-  if (shared.aborted()) return 'the run was cancelled';
+  if (tree.timeLeft() <= 0) return 'the time limit for this run has passed';
+  if (tree.budgetExhausted) return 'the token budget is spent';
+  if (tree.aborted()) return 'the run was cancelled';
   return undefined;
 }

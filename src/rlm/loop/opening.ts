@@ -1,61 +1,63 @@
 /**
- * Opening a loop once its REPL is up: the `metadata` record, the `question`
- * variable, the system prompt and opening messages, and the REPL's history.
+ * Opening an RLM's conversation once its REPL is up: the `metadata` record,
+ * the `question` variable, the system prompt and opening messages, and the
+ * REPL's history.
  */
 import type { TokenEstimator } from '../../lm/tokens/index.js';
 import { turnLine } from '../prompts/messages.js';
-import type { LoopRun } from './rlm-state.js';
+import type { ActiveRlm } from './rlm-state.js';
 
-/** Writes the opening record and messages of `run` (whose REPL is up). */
-export async function openLoop(
-  run: LoopRun,
+/** Writes the opening record and messages of `rlm` (whose REPL is up). */
+export async function openConversation(
+  rlm: ActiveRlm,
   runId: string,
   estimator: TokenEstimator,
 ): Promise<void> {
-  const { shared, input, state, sandbox, emit } = run;
-  const o = shared.o;
-  const s = shared.settings;
+  const { tree, task, conversation, sandbox, emit } = rlm;
+  const { settings } = tree;
+  const { budget } = settings;
   emit({
     type: 'metadata',
     runId,
-    query: input.query,
+    query: task.query,
     context: sandbox.contextShape,
-    depth: input.depth,
-    maxDepth: s.maxDepth,
-    profile: o.profile,
-    endpoints: o.endpoints,
-    promptVersion: s.version.id,
-    protocol: s.protocol,
-    plannerStyle: s.plannerStyle,
+    depth: task.depth,
+    maxDepth: settings.maxDepth,
+    profile: tree.profile,
+    endpoints: tree.endpoints,
+    promptVersion: settings.version.id,
+    protocol: settings.protocol,
+    plannerStyle: settings.plannerStyle,
     estimator: estimator.name,
     contextBudget: {
-      contextTokens: s.budget.contextTokens,
-      maxTokens: s.budget.maxTokens,
-      limitTokens: s.budget.limitTokens,
-      compactAtTokens: s.budget.compactAtTokens,
-      ...(s.budget.compactionThresholdPct !== undefined
-        ? { compactionThresholdPct: s.budget.compactionThresholdPct }
+      contextTokens: budget.contextTokens,
+      maxTokens: budget.maxTokens,
+      limitTokens: budget.limitTokens,
+      compactAtTokens: budget.compactAtTokens,
+      ...(budget.compactionThresholdPct !== undefined
+        ? { compactionThresholdPct: budget.compactionThresholdPct }
         : {}),
-      ...(s.budget.hardCeilingPct !== undefined ? { hardCeilingPct: s.budget.hardCeilingPct } : {}),
+      ...(budget.hardCeilingPct !== undefined ? { hardCeilingPct: budget.hardCeilingPct } : {}),
     },
-    ...(input.parent ? { parent: input.parent } : {}),
+    ...(task.parent ? { parent: task.parent } : {}),
   });
-  await sandbox.setVariable('question', input.query);
+  await sandbox.setVariable('question', task.query);
   const system =
-    o.systemPrompt ??
-    state.protocol.systemPrompt(s.version, {
-      subcallChars: s.subcallChars,
-      maxSubcallsPerExec: s.maxSubcallsPerExec,
-      maxSubcallsPerRun: s.maxSubcallsPerRun,
-      outputTruncateChars: s.outputTruncateChars,
-      childRlm: input.depth + 1 < s.maxDepth,
-      execTimeoutSeconds: s.execTimeoutMs / 1000,
+    tree.systemPrompt ??
+    conversation.protocol.systemPrompt(settings.version, {
+      subcallChars: settings.subcallChars,
+      maxSubcallsPerExec: settings.maxSubcallsPerExec,
+      maxSubcallsPerRun: settings.maxSubcallsPerRun,
+      outputTruncateChars: settings.outputTruncateChars,
+      childRlm: task.depth + 1 < settings.maxDepth,
+      execTimeoutSeconds: settings.execTimeoutMs / 1000,
     });
-  state.history.push(
+  const firstTurn = turnLine(1, settings.maxIterations);
+  conversation.history.push(
     { role: 'system', content: system },
-    ...state.protocol.opening(sandbox.contextShape, input.query, turnLine(1, s.maxIterations)),
+    ...conversation.protocol.opening(sandbox.contextShape, task.query, firstTurn),
   );
-  state.opening = state.history.slice();
-  state.keeper.addFixed(state.history.length);
-  await state.keeper.syncHistory(sandbox);
+  conversation.opening = conversation.history.slice();
+  conversation.keeper.addFixed(conversation.history.length);
+  await conversation.keeper.syncHistory(sandbox);
 }

@@ -1,6 +1,7 @@
 /**
- * The shapes of one RLM's loop: what it is given, what it returns, the
- * mutable state its turns share, and the bundle of parts a turn works with.
+ * The shapes of one RLM of the run tree: the task it is given, the result it
+ * returns, how its loop ended, the conversation its turns share, and the
+ * bundle of parts a turn works with.
  */
 import type { Message } from '../../lm/model.js';
 import type { ContextSource, Sandbox } from '../../sandbox/sandbox.js';
@@ -9,20 +10,24 @@ import type { EventInput, TrajectoryWriter } from '../../trace/writer.js';
 import type { ContextKeeper } from '../context-budget/context-keeper.js';
 import type { ForcedFinishOutcome } from '../finish/forced-finish.js';
 import type { RootProtocol } from '../protocols/protocol.js';
-import type { RunShared } from '../run-tree.js';
+import type { RunTree } from '../run-tree.js';
 import type { StartedSandbox } from './start-sandbox.js';
 import type { ExecPosition } from './subcalls.js';
 
-export interface LoopInput {
+/** What one RLM is asked: a question over a context, at a depth of the tree. */
+export interface RlmTask {
   query: string;
   context: ContextSource;
+  /** 0 for the root, parent depth + 1 for a child started by rlm_query. */
   depth: number;
+  /** The RLM whose rlm_query started this one. */
   parent?: { runId: string; file: string; subcall: number };
   /** A REPL already starting for this RLM (the root's starts while the models load). */
   started?: StartedSandbox;
 }
 
-export interface LoopOutcome {
+/** What one RLM returns. */
+export interface RlmResult {
   runId: string;
   answer: string;
   stopReason: StopReason;
@@ -32,17 +37,17 @@ export interface LoopOutcome {
   forced?: Pick<ForcedFinishOutcome, 'source' | 'variable'>;
   /** The error that stopped the run (endpoint failure), when one did. */
   error?: unknown;
-  stats: LoopStats;
+  stats: ActionStats;
 }
 
-/** How a loop ended, before the run id, trajectory path, turns and stats are added. */
-export type LoopEnding = Omit<LoopOutcome, 'runId' | 'trajectoryPath' | 'stats' | 'turns'>;
+/** How an RLM's loop ended: its answer and stop reason, before its ids, paths and counts are added. */
+export type Ending = Omit<RlmResult, 'runId' | 'trajectoryPath' | 'stats' | 'turns'>;
 
-/** The loop's counters, as its `final` record stores them. */
-export type LoopStats = FinalEvent['stats'];
+/** Counts of what the model did (executions, syntax errors, refused finals, slips, nudges), as the `final` record stores them. */
+export type ActionStats = FinalEvent['stats'];
 
-/** Mutable state of one loop. */
-export interface LoopState {
+/** The conversation with the root model: its history and what the finish rules remember. */
+export interface Conversation {
   /** How the root acts: fence, tools or the upstream layout. */
   protocol: RootProtocol;
   history: Message[];
@@ -50,6 +55,7 @@ export interface LoopState {
   opening: Message[];
   /** The context budget: history structure, REPL `history`, compaction. */
   keeper: ContextKeeper;
+  /** Every REPL output the model was shown (for the re-verify rule). */
   shown: string[];
   lastOutput: string;
   consecutiveErrors: number;
@@ -59,11 +65,11 @@ export interface LoopState {
   decomposeGiven: boolean;
   /** Estimated size of the request that could not be made to fit. */
   overflowTokens?: number;
-  stats: LoopStats;
+  stats: ActionStats;
 }
 
-/** A fresh state for a loop that acts through `protocol` under `keeper`'s budget. */
-export function newLoopState(protocol: RootProtocol, keeper: ContextKeeper): LoopState {
+/** A fresh conversation that acts through `protocol` under `keeper`'s budget. */
+export function newConversation(protocol: RootProtocol, keeper: ContextKeeper): Conversation {
   return {
     protocol,
     history: [],
@@ -80,11 +86,11 @@ export function newLoopState(protocol: RootProtocol, keeper: ContextKeeper): Loo
   };
 }
 
-/** Everything a turn of a running loop works with (the REPL is up). */
-export interface LoopRun {
-  shared: RunShared;
-  input: LoopInput;
-  state: LoopState;
+/** One RLM whose REPL is up: everything a turn works with. */
+export interface ActiveRlm {
+  tree: RunTree;
+  task: RlmTask;
+  conversation: Conversation;
   sandbox: Sandbox;
   /** Where the current execution stands (read by the host-call handler). */
   position: ExecPosition;

@@ -3,7 +3,7 @@
  * sampling, reasoning effort) and the bounds of its call under the run's clock.
  */
 import type { GenerateRequest } from '../../lm/model.js';
-import type { RunShared } from '../run-tree.js';
+import type { RunTree } from '../run-tree.js';
 import type { RoleRuntime } from '../settings.js';
 import type { CallBounds } from './model-call.js';
 
@@ -23,11 +23,11 @@ export function roleOptions(role: RoleRuntime): RoleOptions {
 }
 
 /** A role's call bounds: the run's deadline and clock, the role's timeout, the run's cancel signal. */
-export function roleBounds(shared: RunShared, role: RoleRuntime): CallBounds {
+export function roleBounds(tree: RunTree, role: RoleRuntime): CallBounds {
   return {
-    deadline: shared.deadline,
-    now: shared.o.now,
+    deadline: tree.deadline,
+    now: tree.now,
     timeoutMs: role.timeoutMs,
-    ...(shared.o.abortSignal ? { abortSignal: shared.o.abortSignal } : {}),
+    ...(tree.abortSignal ? { abortSignal: tree.abortSignal } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * One RLM's turn loop (the root at depth 0, or a child): start its REPL and
- * trajectory, open the history, run turns until a finish or a limit, and
- * write the `final` record. Each turn's work lives in turn.ts.
+ * One RLM of the run tree (the root at depth 0, or a child): start its REPL
+ * and trajectory, open the conversation, run turns until a finish or a
+ * limit, and write the `final` record. Each turn's work lives in turn.ts.
  */
 import { estimatorFor } from '../../lm/tokens/index.js';
 import type { Sandbox } from '../../sandbox/sandbox.js';
@@ -10,65 +10,59 @@ import { ContextKeeper, summaryPrompt } from '../context-budget/context-keeper.j
 import { MAX_ANSWER_CHARS } from '../finish/answer-limit.js';
 import { finishFailed, finishForced, limitReached } from '../finish/endings.js';
 import { createRootProtocol } from '../protocols/create-protocol.js';
-import type { RunShared } from '../run-tree.js';
-import { openLoop } from './opening.js';
+import type { RunTree } from '../run-tree.js';
+import { openConversation } from './opening.js';
 import {
-  type LoopEnding,
-  type LoopInput,
-  type LoopOutcome,
-  type LoopRun,
-  newLoopState,
+  type ActiveRlm,
+  type Ending,
+  newConversation,
+  type RlmResult,
+  type RlmTask,
 } from './rlm-state.js';
 import { startSandbox } from './start-sandbox.js';
-import { createLoopHost } from './subcall-host.js';
+import { createSubcallHost } from './subcall-host.js';
 import { createHostCallHandler, type ExecPosition, summarySubcall } from './subcalls.js';
 import { runTurn } from './turn.js';
 
-export type { LoopInput, LoopOutcome } from './rlm-state.js';
-
 /** Runs one RLM to its end. Only a failure to start (no sandbox, bad context) throws. */
-export async function runLoop(shared: RunShared, input: LoopInput): Promise<LoopOutcome> {
-  const o = shared.o;
-  const s = shared.settings;
-  const runId = o.generateId();
+export async function runRlm(tree: RunTree, task: RlmTask): Promise<RlmResult> {
+  const { settings } = tree;
+  const runId = tree.generateId();
   const writer = new TrajectoryWriter({
-    dir: o.logDir,
-    stem: trajectoryStem(new Date(o.now()), runId),
-    now: () => new Date(o.now()),
-    sft: o.sft && input.depth === 0,
+    dir: tree.logDir,
+    stem: trajectoryStem(new Date(tree.now()), runId),
+    now: () => new Date(tree.now()),
+    sft: tree.sft && task.depth === 0,
     answerChars: MAX_ANSWER_CHARS,
   });
-  const emit = (event: EventInput) => {
-    const written = writer.write(event);
-    o.onEvent?.(written, input.depth);
-  };
+  const emit = (event: EventInput) => tree.event(writer.write(event), task.depth);
   const position: ExecPosition = { turn: 0, block: 0, inExec: 0 };
   // Loaded once per process and model family (cached), so only the first RLM waits.
-  const estimator = await estimatorFor(o.models.root.modelId);
-  const protocol = createRootProtocol(s, input.query);
+  const estimator = await estimatorFor(tree.models.root.modelId);
+  const protocol = createRootProtocol(settings, task.query);
   const keeper = new ContextKeeper({
-    budget: s.budget,
+    budget: settings.budget,
     estimator,
-    summarize: (texts) => summarySubcall(host, summaryPrompt(input.query, texts)),
-    now: o.now,
+    summarize: (texts) => summarySubcall(host, summaryPrompt(task.query, texts)),
+    now: tree.now,
   });
-  const state = newLoopState(protocol, keeper);
+  const conversation = newConversation(protocol, keeper);
   let sandbox: Sandbox | undefined;
-  const host = createLoopHost({
-    shared,
-    input,
-    state,
+  const host = createSubcallHost({
+    tree,
+    task,
+    conversation,
     position,
     emit,
     runId,
     trajectoryPath: writer.path,
     contextChars: () => sandbox?.contextShape.totalChars ?? 0,
-    runLoop,
+    runRlm,
   });
   const onHostCall = createHostCallHandler(host);
 
   try {
-    const started = input.started ?? startSandbox(input.context, s, o.python);
+    const started = task.started ?? startSandbox(task.context, settings, tree.python);
     started.bind(onHostCall);
     sandbox = await started.sandbox;
   } catch (error) {
@@ -76,53 +70,52 @@ export async function runLoop(shared: RunShared, input: LoopInput): Promise<Loop
     throw error;
   }
 
-  const run: LoopRun = { shared, input, state, sandbox, position, emit, writer };
-  let outcome: LoopEnding | undefined;
+  const rlm: ActiveRlm = { tree, task, conversation, sandbox, position, emit, writer };
+  let ending: Ending | undefined;
   let turns = 0;
   try {
-    await openLoop(run, runId, estimator);
-    for (let turn = 1; turn <= s.maxIterations && !outcome; turn++) {
-      const stop = limitReached(shared);
+    await openConversation(rlm, runId, estimator);
+    for (let turn = 1; turn <= settings.maxIterations && !ending; turn++) {
+      const stop = limitReached(tree);
       if (stop) {
-        outcome = await finishForced(stop, run);
+        ending = await finishForced(stop, rlm);
         break;
       }
       position.turn = turn;
-      shared.status(input.depth, turn);
-      const result = await runTurn(run, turn);
+      tree.status(task.depth, turn);
+      const result = await runTurn(rlm, turn);
       turns = turn;
-      if (result.kind === 'done') outcome = result.outcome;
+      if (result.kind === 'done') ending = result.ending;
     }
     // A run cancelled during its last turn says so, rather than "out of turns".
-    if (!outcome)
-      outcome = await finishForced(shared.aborted() ? 'aborted' : 'max_iterations', run);
+    if (!ending) ending = await finishForced(tree.aborted() ? 'aborted' : 'max_iterations', rlm);
   } catch (error) {
     // Anything unexpected (a dead sandbox, a model failure) ends the run with a partial answer.
-    outcome = await finishFailed(error, run);
+    ending = await finishFailed(error, rlm);
   } finally {
     await sandbox.close().catch(() => {});
   }
 
   emit({
     type: 'final',
-    answer: outcome.answer,
-    stopReason: outcome.stopReason,
+    answer: ending.answer,
+    stopReason: ending.stopReason,
     turns,
-    subcalls: shared.subcalls,
-    usage: shared.usage,
-    elapsedMs: o.now() - shared.start,
-    ...(input.depth === 0 ? { childTurns: shared.childTurns } : {}),
-    stats: state.stats,
-    ...(outcome.error !== undefined ? { error: errorText(outcome.error) } : {}),
+    subcalls: tree.subcalls,
+    usage: tree.usage,
+    elapsedMs: tree.now() - tree.start,
+    ...(task.depth === 0 ? { childTurns: tree.childTurns } : {}),
+    stats: conversation.stats,
+    ...(ending.error !== undefined ? { error: errorText(ending.error) } : {}),
   });
   writer.close();
   return {
-    ...outcome,
+    ...ending,
     runId,
     turns,
     trajectoryPath: writer.path,
     ...(writer.sftPath ? { sftPath: writer.sftPath } : {}),
-    stats: state.stats,
+    stats: conversation.stats,
   };
 }
 

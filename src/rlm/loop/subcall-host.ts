@@ -1,19 +1,20 @@
 /**
- * What one loop offers the host-call handler of its REPL: where the current
+ * What one RLM offers the host-call handler of its REPL: where the current
  * execution stands, its trajectory, the trigger of the decompose nudge, and
  * child RLMs started by rlm_query.
  */
 import { basename } from 'node:path';
 import type { EventInput } from '../../trace/writer.js';
 import { shouldDecompose } from '../finish/nudges.js';
-import type { RunShared } from '../run-tree.js';
-import type { LoopInput, LoopOutcome, LoopState } from './rlm-state.js';
+import type { RunTree } from '../run-tree.js';
+import type { Conversation, RlmResult, RlmTask } from './rlm-state.js';
 import type { ExecPosition, SubcallHost } from './subcalls.js';
 
-export interface LoopHostInput {
-  shared: RunShared;
-  input: LoopInput;
-  state: LoopState;
+/** The parts of one RLM its sub-call host is made of. */
+export interface SubcallHostParts {
+  tree: RunTree;
+  task: RlmTask;
+  conversation: Conversation;
   position: ExecPosition;
   emit: (event: EventInput) => void;
   /** This RLM's run id and trajectory path, recorded as a child's parent. */
@@ -22,34 +23,38 @@ export interface LoopHostInput {
   /** Characters of this RLM's context (0 until its REPL is up). */
   contextChars: () => number;
   /** Runs a child RLM (the loop itself, passed in to keep imports one-way). */
-  runLoop: (shared: RunShared, input: LoopInput) => Promise<LoopOutcome>;
+  runRlm: (tree: RunTree, task: RlmTask) => Promise<RlmResult>;
 }
 
-/** The SubcallHost of one loop. */
-export function createLoopHost(h: LoopHostInput): SubcallHost {
-  const { shared, input, state } = h;
+/** The SubcallHost of one RLM. */
+export function createSubcallHost(parts: SubcallHostParts): SubcallHost {
+  const { tree, task, conversation } = parts;
   return {
-    shared,
-    depth: input.depth,
-    position: h.position,
-    record: h.emit,
+    tree,
+    depth: task.depth,
+    position: parts.position,
+    record: parts.emit,
     onPrompt: (chars) => {
-      if (state.decomposeGiven || state.decomposeDue) return;
+      if (conversation.decomposeGiven || conversation.decomposeDue) return;
       const sizes = {
         promptChars: chars,
-        contextChars: h.contextChars(),
-        perCallChars: shared.settings.subcallChars,
+        contextChars: parts.contextChars(),
+        perCallChars: tree.settings.subcallChars,
       };
-      if (shouldDecompose(sizes)) state.decomposeDue = { promptChars: chars };
+      if (shouldDecompose(sizes)) conversation.decomposeDue = { promptChars: chars };
     },
-    runChild: async (req) => {
-      const child = await h.runLoop(shared, {
-        query: req.question,
-        context: req.context,
-        depth: input.depth + 1,
-        parent: { runId: h.runId, file: basename(h.trajectoryPath), subcall: req.subcall },
+    runChild: async (request) => {
+      const child = await parts.runRlm(tree, {
+        query: request.question,
+        context: request.context,
+        depth: task.depth + 1,
+        parent: {
+          runId: parts.runId,
+          file: basename(parts.trajectoryPath),
+          subcall: request.subcall,
+        },
       });
-      shared.childTurns += child.turns;
+      tree.childTurns += child.turns;
       if (child.error !== undefined) throw child.error;
       return { answer: child.answer, file: basename(child.trajectoryPath) };
     },

@@ -12,7 +12,7 @@ import { roundMs } from '../../trace/round-ms.js';
 import type { EventInput } from '../../trace/writer.js';
 import { isRecord, safeParseJson } from '../../util/safe-json.js';
 import { fmt } from '../prompts/format.js';
-import type { RunShared } from '../run-tree.js';
+import type { RunTree } from '../run-tree.js';
 import { callWithDeadline } from './model-call.js';
 import { roleBounds, roleOptions } from './role-call.js';
 
@@ -36,7 +36,7 @@ export interface ChildRequest {
 }
 
 export interface SubcallHost {
-  shared: RunShared;
+  tree: RunTree;
   depth: number;
   position: ExecPosition;
   /** Writes a subcall event to this RLM's trajectory. */
@@ -77,15 +77,15 @@ export function createHostCallHandler(host: SubcallHost) {
  * against the per-run cap and recorded as a `compaction_summary` sub-call.
  */
 export function summarySubcall(host: SubcallHost, prompt: string): Promise<string> {
-  const { shared } = host;
-  if (shared.aborted() || shared.timeLeft() <= 0 || shared.budgetExhausted) {
+  const { tree } = host;
+  if (tree.aborted() || tree.timeLeft() <= 0 || tree.budgetExhausted) {
     return Promise.reject(new Error('the run is ending; no summary sub-call'));
   }
-  if (shared.subcalls + 1 > shared.settings.maxSubcallsPerRun) {
+  if (tree.subcalls + 1 > tree.settings.maxSubcallsPerRun) {
     return Promise.reject(new Error('the per-run sub-call cap is reached; no summary sub-call'));
   }
-  shared.subcalls += 1;
-  return subQuery(host, prompt, 'compaction_summary', shared.subcalls);
+  tree.subcalls += 1;
+  return subQuery(host, prompt, 'compaction_summary', tree.subcalls);
 }
 
 /**
@@ -93,26 +93,26 @@ export function summarySubcall(host: SubcallHost, prompt: string): Promise<strin
  * Returns the running count of the first reserved call.
  */
 function reserve(host: SubcallHost, n: number): number {
-  const { shared, position } = host;
-  const s = shared.settings;
-  if (shared.aborted()) throw new Error('the run was cancelled; no more sub-calls');
-  if (shared.timeLeft() <= 0) {
+  const { tree, position } = host;
+  const { settings } = tree;
+  if (tree.aborted()) throw new Error('the run was cancelled; no more sub-calls');
+  if (tree.timeLeft() <= 0) {
     throw new Error('the time limit for this run has passed; no more sub-calls can start');
   }
-  if (shared.budgetExhausted) throw new Error('the token budget for this run is spent');
-  if (position.inExec + n > s.maxSubcallsPerExec) {
+  if (tree.budgetExhausted) throw new Error('the token budget for this run is spent');
+  if (position.inExec + n > settings.maxSubcallsPerExec) {
     throw new Error(
-      `sub-call limit: at most ${fmt(s.maxSubcallsPerExec)} per execution (this one has made ${position.inExec}; asked for ${n} more)`,
+      `sub-call limit: at most ${fmt(settings.maxSubcallsPerExec)} per execution (this one has made ${position.inExec}; asked for ${n} more)`,
     );
   }
-  if (shared.subcalls + n > s.maxSubcallsPerRun) {
+  if (tree.subcalls + n > settings.maxSubcallsPerRun) {
     throw new Error(
-      `sub-call limit: at most ${fmt(s.maxSubcallsPerRun)} per run (${shared.subcalls} made; asked for ${n} more)`,
+      `sub-call limit: at most ${fmt(settings.maxSubcallsPerRun)} per run (${tree.subcalls} made; asked for ${n} more)`,
     );
   }
   position.inExec += n;
-  shared.subcalls += n;
-  return shared.subcalls - n + 1;
+  tree.subcalls += n;
+  return tree.subcalls - n + 1;
 }
 
 async function subQuery(
@@ -121,28 +121,28 @@ async function subQuery(
   kind: SubcallKind,
   count: number,
 ): Promise<string> {
-  const { shared } = host;
-  const sub = shared.settings.sub;
-  const model = shared.o.models.sub;
-  const started = shared.now();
+  const { tree } = host;
+  const sub = tree.settings.sub;
+  const model = tree.models.sub;
+  const started = tree.now();
   const request = {
     messages: [{ role: 'user' as const, content: prompt }],
     ...roleOptions(sub),
   };
-  const bounds = roleBounds(shared, sub);
+  const bounds = roleBounds(tree, sub);
   let completion: Completion | undefined;
   try {
     completion = await callWithDeadline(model, request, bounds);
-    shared.addUsage('sub', completion.usage);
+    tree.addUsage('sub', completion.usage);
     // Cut-off reasoning with no answer: one retry with thinking off.
     if (completion.content.trim() === '' && completion.finishReason === 'length') {
       completion = await callWithDeadline(model, { ...request, thinking: false }, bounds);
-      shared.addUsage('sub', completion.usage);
+      tree.addUsage('sub', completion.usage);
     }
-    record(host, kind, count, prompt, completion.content, shared.now() - started, completion);
+    record(host, kind, count, prompt, completion.content, tree.now() - started, completion);
     return completion.content;
   } catch (error) {
-    record(host, kind, count, prompt, '', shared.now() - started, completion, message(error));
+    record(host, kind, count, prompt, '', tree.now() - started, completion, message(error));
     throw error;
   }
 }
@@ -151,8 +151,8 @@ async function rlmQuery(
   host: SubcallHost,
   call: Extract<HostCall, { kind: 'rlm_query' }>,
 ): Promise<string> {
-  const { shared, depth } = host;
-  if (depth + 1 >= shared.settings.maxDepth) {
+  const { tree, depth } = host;
+  if (depth + 1 >= tree.settings.maxDepth) {
     // At the depth cap rlm_query is a plain sub-call on the question and the data.
     const count = reserve(host, 1);
     const data = await dataText(call.data);
@@ -161,18 +161,18 @@ async function rlmQuery(
     return subQuery(host, prompt, 'rlm_query', count);
   }
   const count = reserve(host, 1);
-  const started = shared.now();
+  const started = tree.now();
   const context: ContextSource = await call.data.context();
   try {
     const child = await host.runChild({ question: call.question, context, subcall: count });
     host.record({
-      ...base(host, 'rlm_query', count, call.question, child.answer, shared.now() - started),
+      ...base(host, 'rlm_query', count, call.question, child.answer, tree.now() - started),
       child: child.file,
     });
     return child.answer;
   } catch (error) {
     host.record({
-      ...base(host, 'rlm_query', count, call.question, '', shared.now() - started),
+      ...base(host, 'rlm_query', count, call.question, '', tree.now() - started),
       error: message(error),
     });
     throw error;

@@ -26,11 +26,19 @@ export interface TurnReply {
   requests: number;
 }
 
+/** How a turn's reply is asked for. */
+export interface TurnReplyOptions {
+  /** The call's clock, deadline, timeout and cancel signal. */
+  bounds: CallBounds;
+  /** Continue a reply cut part-way with no usable action, once (prompt v0.2). */
+  continueCutReplies: boolean;
+}
+
+/** One usable root reply: the call, then the length-cut rules (see the module comment). */
 export async function getTurnReply(
   model: LanguageModel,
   request: GenerateRequest,
-  bounds: CallBounds,
-  continueCutReplies: boolean,
+  { bounds, continueCutReplies }: TurnReplyOptions,
 ): Promise<TurnReply> {
   const first = await callWithDeadline(model, request, bounds);
   const reasoning = first.reasoning;

@@ -1,88 +1,109 @@
 /**
- * One root turn: fit and send the request, read the reply through the
- * protocol, run its code, judge its finish, close the turn into the history,
- * write its `iteration` record, and say whether the loop goes on.
+ * One root turn, in phases: ask (fit and send the request), act (read the
+ * reply through the protocol and run its code), judge (the finish and the
+ * nudges), close (append the turn to the history, write its `iteration`
+ * record), and say whether the loop goes on.
  */
-
 import { finishForced } from '../finish/endings.js';
-import { finishTurn } from '../finish/turn-finish.js';
+import { finishTurn, type TurnFinish } from '../finish/turn-finish.js';
 import { turnLine } from '../prompts/messages.js';
-import { runBlocks } from './blocks.js';
+import type { ParsedTurn } from '../protocols/protocol.js';
+import { type BlocksRun, runBlocks } from './blocks.js';
 import { iterationEvent } from './iteration-record.js';
-import type { LoopEnding, LoopRun } from './rlm-state.js';
-import { askRoot, fitRequest, rootRequest } from './turn-request.js';
+import type { ActiveRlm, Ending } from './rlm-state.js';
+import type { TurnReply } from './turn-reply.js';
+import { askTurn } from './turn-request.js';
 
 /** Whether the loop goes on after a turn, or how it ended. */
-export type TurnResult = { kind: 'continue' } | { kind: 'done'; outcome: LoopEnding };
+export type TurnResult = { kind: 'continue' } | { kind: 'done'; ending: Ending };
 
-/** Runs turn `turn` of `run`; a loop-ending result carries the outcome. */
-export async function runTurn(run: LoopRun, turn: number): Promise<TurnResult> {
-  const { shared, state, sandbox } = run;
-  const o = shared.o;
-  const s = shared.settings;
-  const turnStart = o.now();
-  const protocol = state.protocol;
-  const fitted = await fitRequest(run, turn);
-  if (!fitted) return done(await finishForced('context_overflow', run, turn));
-  const request = rootRequest(run, fitted);
-  const modelStart = o.now();
-  const reply = await askRoot(run, request);
-  if (!reply) return done(await finishForced('max_timeout', run));
-  const modelMs = o.now() - modelStart;
-  shared.addUsage('root', reply.completion.usage);
-  run.writer.writeSft(request.messages, reply.content);
+/** Runs turn `turn` of `rlm`; a loop-ending result carries the ending. */
+export async function runTurn(rlm: ActiveRlm, turn: number): Promise<TurnResult> {
+  const { tree } = rlm;
+  const turnStart = tree.now();
+  const asked = await askTurn(rlm, turn);
+  if (asked.kind === 'ended') return done(asked.ending);
+  const { request, reply, modelMs } = asked;
+  rlm.writer.writeSft(request.messages, reply.content);
 
-  const content = reply.content;
-  const parsed = protocol.parse(content, reply.completion.toolCalls, turn);
-  const cut = reply.completion.finishReason === 'length' && reply.cut === undefined;
-  const blocks = cut ? parsed.blocks.filter((b) => b.complete) : parsed.blocks;
-  state.stats.protocolSlips += parsed.slips;
-  state.stats.rejectedFinals += parsed.rejectedFinals;
-
-  const hadCode = blocks.length > 0;
-  const replStart = o.now();
-  const ran = await runBlocks(run, blocks);
-  const replMs = hadCode ? o.now() - replStart : 0;
-
-  const { decision, finalNudge, nudges } = await finishTurn(run, parsed, hadCode, ran.errorLimit);
-  const accepted = decision?.accepted === true;
-  const turnMessages = protocol.closeTurn({
-    content,
-    parsed,
-    outputs: ran.outputs,
-    decision,
-    finalNudge,
-    nudges,
-    nextTurnLine: turnLine(turn + 1, s.maxIterations),
+  const acted = await act(rlm, reply, turn);
+  const judged = await finishTurn(rlm, {
+    parsed: acted.parsed,
+    hadCode: acted.hadCode,
+    errorLimit: acted.ran.errorLimit,
   });
-  state.history.push(...turnMessages);
-  state.keeper.addTurn(turnMessages, turn, ran.shownOutputs);
-  await state.keeper.syncHistory(sandbox, ran.restarted);
+  await close(rlm, turn, reply.content, acted, judged);
 
-  const harnessMs = o.now() - turnStart - modelMs - replMs;
-  run.emit(
+  const harnessMs = tree.now() - turnStart - modelMs - acted.replMs;
+  rlm.emit(
     iterationEvent({
       turn,
-      content,
+      content: reply.content,
       reply,
-      parsed,
-      blocks: ran.records,
-      nudges,
-      decision,
-      timings: { modelMs, replMs, harnessMs },
+      parsed: acted.parsed,
+      blocks: acted.ran.records,
+      nudges: judged.nudges,
+      decision: judged.decision,
+      timings: { modelMs, replMs: acted.replMs, harnessMs },
     }),
   );
 
-  if (accepted && decision) {
+  const { decision } = judged;
+  if (decision?.accepted) {
     return done({
       answer: decision.answer ?? '',
       stopReason: decision.kind === 'answer_dict' ? 'answer_dict' : 'final',
     });
   }
-  if (ran.errorLimit) return done(await finishForced('error_limit', run));
+  if (acted.ran.errorLimit) return done(await finishForced('error_limit', rlm));
   return { kind: 'continue' };
 }
 
-function done(outcome: LoopEnding): TurnResult {
-  return { kind: 'done', outcome };
+/** What acting on a reply did: how the protocol read it, and the code it ran. */
+interface Acted {
+  parsed: ParsedTurn;
+  ran: BlocksRun;
+  hadCode: boolean;
+  replMs: number;
+}
+
+/** Reads the reply through the protocol and runs its code (only whole blocks of a cut reply). */
+async function act(rlm: ActiveRlm, reply: TurnReply, turn: number): Promise<Acted> {
+  const { tree, conversation } = rlm;
+  const parsed = conversation.protocol.parse(reply.content, reply.completion.toolCalls, turn);
+  const cut = reply.completion.finishReason === 'length' && reply.cut === undefined;
+  const blocks = cut ? parsed.blocks.filter((b) => b.complete) : parsed.blocks;
+  conversation.stats.protocolSlips += parsed.slips;
+  conversation.stats.rejectedFinals += parsed.rejectedFinals;
+  const hadCode = blocks.length > 0;
+  const replStart = tree.now();
+  const ran = await runBlocks(rlm, blocks);
+  return { parsed, ran, hadCode, replMs: hadCode ? tree.now() - replStart : 0 };
+}
+
+/** Appends the turn to the history (as the protocol lays it out) and to the REPL's `history`. */
+async function close(
+  rlm: ActiveRlm,
+  turn: number,
+  content: string,
+  acted: Acted,
+  judged: TurnFinish,
+): Promise<void> {
+  const { conversation, sandbox } = rlm;
+  const messages = conversation.protocol.closeTurn({
+    content,
+    parsed: acted.parsed,
+    outputs: acted.ran.outputs,
+    decision: judged.decision,
+    finalNudge: judged.finalNudge,
+    nudges: judged.nudges,
+    nextTurnLine: turnLine(turn + 1, rlm.tree.settings.maxIterations),
+  });
+  conversation.history.push(...messages);
+  conversation.keeper.addTurn(messages, turn, acted.ran.shownOutputs);
+  await conversation.keeper.syncHistory(sandbox, { rebind: acted.ran.restarted });
+}
+
+function done(ending: Ending): TurnResult {
+  return { kind: 'done', ending };
 }

@@ -6,11 +6,11 @@
 import { fmt } from './format.js';
 
 /** How to run code, for the tools protocol. */
-export function toolsRunText(o: {
+export function toolsRunText(options: {
   outputTruncateChars: number;
   execTimeoutSeconds: number;
 }): string {
-  return `Run code by calling the \`execute_python\` tool with the source in its \`code\` argument; the tool returns what the code printed and any error. Several calls in one reply run in order. Output longer than ${fmt(o.outputTruncateChars)} characters is cut in the middle, so print summaries, counts and short slices rather than whole documents. One execution may run for ${fmt(o.execTimeoutSeconds)} seconds. The examples below show code as you would pass it to execute_python; do not write code blocks in your reply text.`;
+  return `Run code by calling the \`execute_python\` tool with the source in its \`code\` argument; the tool returns what the code printed and any error. Several calls in one reply run in order. Output longer than ${fmt(options.outputTruncateChars)} characters is cut in the middle, so print summaries, counts and short slices rather than whole documents. One execution may run for ${fmt(options.execTimeoutSeconds)} seconds. The examples below show code as you would pass it to execute_python; do not write code blocks in your reply text.`;
 }
 
 /** How to finish, for the tools protocol. */

@@ -5,8 +5,8 @@ import {
   type JudgeContext,
   judgeAnswerDict,
   judgeFinal,
-  proseAnswer,
 } from '../../../src/rlm/finish/judge.js';
+import { proseAnswer } from '../../../src/rlm/finish/prose-answer.js';
 import { looksLikeCode } from '../../../src/rlm/protocols/fence/grammar.js';
 import type { AnswerState, VariableValue } from '../../../src/sandbox/sandbox.js';
 

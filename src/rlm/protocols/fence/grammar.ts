@@ -122,7 +122,7 @@ export function parseReply(content: string): ParsedReply {
         });
       }
     } else if (final === null) {
-      final = findFinal(seg.text, seg.kind === 'tool_final');
+      final = findFinal(seg.text, { viaToolCall: seg.kind === 'tool_final' });
     }
   }
   return { blocks, final, toolCallFirst };
@@ -194,8 +194,14 @@ function dedentCode(code: string): string {
 
 const FINAL_START = /^[ \t]*(FINAL_VAR|FINAL)[ \t]*\(/gm;
 
-/** The first line-start FINAL(...) or FINAL_VAR(...) in a prose segment. */
-export function findFinal(text: string, viaToolCall = false): FinalCandidate | null {
+/**
+ * The first line-start FINAL(...) or FINAL_VAR(...) in a prose segment; inside a
+ * text-form tool call (`viaToolCall`) it may follow any whitespace.
+ */
+export function findFinal(
+  text: string,
+  { viaToolCall = false }: { viaToolCall?: boolean } = {},
+): FinalCandidate | null {
   if (!text.includes('FINAL')) return null;
   const re = viaToolCall ? /^\s*(FINAL_VAR|FINAL)\s*\(/g : FINAL_START;
   re.lastIndex = 0;

@@ -26,9 +26,9 @@ import {
   finalCandidateOf,
   findFinalAction,
   parseToolCalls,
-  rootTools,
   type ToolAction,
 } from './tool-calls.js';
+import { rootTools } from './tool-specs.js';
 
 interface ToolDetail {
   mode: 'tools';

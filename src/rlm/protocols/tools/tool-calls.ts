@@ -1,56 +1,14 @@
 /**
- * The tools protocol: the root model acts through two function calls,
- * `execute_python(code)` and `final_answer(answer | variable)`, instead of
- * fenced code and FINAL(...) text. This file holds the tool definitions and
- * turns a reply's tool calls into actions; it runs nothing itself.
+ * Reading a reply's tool calls under the tools protocol: each call of
+ * `execute_python(code)` or `final_answer(answer | variable)` is validated into
+ * an action, or refused with the reason the model is told in its tool
+ * message. It runs nothing itself.
  */
-import type { ToolCall, ToolSpec } from '../../../lm/model.js';
+import type { ToolCall } from '../../../lm/model.js';
 import { type ParseResult, safeParseJson } from '../../../util/safe-json.js';
 import { quotedName } from '../../finish/judge.js';
 import type { FinalCandidate } from '../fence/grammar.js';
-
-export const EXECUTE_PYTHON = 'execute_python';
-export const FINAL_ANSWER = 'final_answer';
-
-/** Runs code in the persistent REPL. */
-export const executePythonTool: ToolSpec = {
-  name: EXECUTE_PYTHON,
-  description:
-    'Run Python code in the persistent REPL. The `context` variable and the llm_query helpers ' +
-    'are already defined, and variables you create stay for later calls. Returns what the ' +
-    'code printed (cut when long) and any error.',
-  parameters: {
-    type: 'object',
-    properties: {
-      code: { type: 'string', description: 'The Python source to run.' },
-    },
-    required: ['code'],
-    additionalProperties: false,
-  },
-};
-
-/** Ends the run with an answer, given as text or as the name of a REPL variable. */
-export const finalAnswerTool: ToolSpec = {
-  name: FINAL_ANSWER,
-  description:
-    'Finish with your answer to the question. Give exactly one argument: `answer` with the ' +
-    'answer text, or `variable` with the name of a REPL variable that holds it. Call it on ' +
-    'its own, after you have seen the output that supports the answer.',
-  parameters: {
-    type: 'object',
-    properties: {
-      answer: { type: 'string', description: 'The final answer, written out in full.' },
-      variable: {
-        type: 'string',
-        description: 'Name of an existing REPL variable whose value is the final answer.',
-      },
-    },
-    additionalProperties: false,
-  },
-};
-
-/** The tools the root model gets under the tools protocol, in the order they are sent. */
-export const rootTools: readonly ToolSpec[] = [executePythonTool, finalAnswerTool];
+import { EXECUTE_PYTHON, FINAL_ANSWER } from './tool-specs.js';
 
 /** What one tool call asks for, after validation. */
 export type ToolAction =
@@ -74,16 +32,22 @@ export function parseToolArguments(text: string): ParseResult<Record<string, unk
 
 const PY_IDENTIFIER = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 
-function reject(call: ToolCall, reason: string, wasFinal: boolean): ToolAction {
-  return { kind: 'rejected', call, reason, wasFinal };
+/** A call refused; `reason` is what its tool message says. */
+function refuse(call: ToolCall, reason: string): ToolAction {
+  return { kind: 'rejected', call, reason, wasFinal: false };
+}
+
+/** A final_answer call refused (it counts as a refused finish). */
+function refuseFinal(call: ToolCall, reason: string): ToolAction {
+  return { kind: 'rejected', call, reason, wasFinal: true };
 }
 
 function parseExecute(call: ToolCall, args: Record<string, unknown>): ToolAction {
   const code = args.code;
   if (typeof code !== 'string') {
-    return reject(call, 'execute_python needs a string argument `code`; nothing ran.', false);
+    return refuse(call, 'execute_python needs a string argument `code`; nothing ran.');
   }
-  if (code.trim() === '') return reject(call, 'execute_python got empty code; nothing ran.', false);
+  if (code.trim() === '') return refuse(call, 'execute_python got empty code; nothing ran.');
   return { kind: 'execute', call, code };
 }
 
@@ -95,34 +59,31 @@ function present(value: unknown): boolean {
 function parseFinal(call: ToolCall, args: Record<string, unknown>): ToolAction {
   const { answer, variable } = args;
   if (present(answer) && present(variable)) {
-    return reject(
+    return refuseFinal(
       call,
       'final_answer takes exactly one of `answer` or `variable`, not both. Call it again with one.',
-      true,
     );
   }
   if (present(variable)) {
     if (typeof variable !== 'string' || !PY_IDENTIFIER.test(variable.trim())) {
-      return reject(
+      return refuseFinal(
         call,
         `final_answer \`variable\` must be the bare name of a REPL variable; got ${quotedName(JSON.stringify(variable) ?? String(variable))}.`,
-        true,
       );
     }
     return { kind: 'final_var', call, variable: variable.trim() };
   }
   if (present(answer)) {
     if (typeof answer !== 'string' && typeof answer !== 'number' && typeof answer !== 'boolean') {
-      return reject(call, 'final_answer `answer` must be text.', true);
+      return refuseFinal(call, 'final_answer `answer` must be text.');
     }
     const text = String(answer);
-    if (text.trim() === '') return reject(call, 'final_answer got an empty `answer`.', true);
+    if (text.trim() === '') return refuseFinal(call, 'final_answer got an empty `answer`.');
     return { kind: 'final', call, answer: text };
   }
-  return reject(
+  return refuseFinal(
     call,
     'final_answer needs one argument: `answer` (the text) or `variable` (a REPL variable name).',
-    true,
   );
 }
 
@@ -130,19 +91,17 @@ function parseFinal(call: ToolCall, args: Record<string, unknown>): ToolAction {
 export function parseToolCall(call: ToolCall): ToolAction {
   const isFinal = call.name === FINAL_ANSWER;
   if (call.name !== EXECUTE_PYTHON && !isFinal) {
-    return reject(
+    return refuse(
       call,
       `There is no tool named ${JSON.stringify(call.name)}. Use execute_python or final_answer.`,
-      false,
     );
   }
   const args = parseToolArguments(call.arguments);
   if (!args.ok) {
-    return reject(
+    return (isFinal ? refuseFinal : refuse)(
       call,
       `The arguments of ${call.name} are not a valid JSON object (${args.error}); nothing was done. ` +
         'Send them again as JSON.',
-      isFinal,
     );
   }
   return isFinal ? parseFinal(call, args.value) : parseExecute(call, args.value);
@@ -160,15 +119,14 @@ export function parseToolCalls(calls: readonly ToolCall[]): ToolAction[] {
   return actions.map((action) => {
     if (action.kind !== 'final' && action.kind !== 'final_var') return action;
     if (hasCode) {
-      return reject(
+      return refuseFinal(
         action.call,
         'final_answer was sent in the same reply as execute_python, so it was not accepted: ' +
           'you had not seen that code’s output. Read the output, then call final_answer on its own.',
-        true,
       );
     }
     if (finalSeen) {
-      return reject(action.call, 'Only the first final_answer of a reply counts.', true);
+      return refuseFinal(action.call, 'Only the first final_answer of a reply counts.');
     }
     finalSeen = true;
     return action;

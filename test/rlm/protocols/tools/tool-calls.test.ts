@@ -5,8 +5,8 @@ import {
   parseToolArguments,
   parseToolCall,
   parseToolCalls,
-  rootTools,
 } from '../../../../src/rlm/protocols/tools/tool-calls.js';
+import { rootTools } from '../../../../src/rlm/protocols/tools/tool-specs.js';
 
 const call = (name: string, args: string, id = `id-${name}`): ToolCall => ({
   id,
