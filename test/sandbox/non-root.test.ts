@@ -2,11 +2,16 @@ import { execFile, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { publicCliMain } from '../support/other-user.js';
 import { isRoot } from './helpers.js';
 
-const dist = join(process.cwd(), 'dist', 'index.js');
+// The probe runs as uid 65534, which cannot reach a checkout in a private (0700) folder: it
+// imports a copy of the built library in a folder it can reach (test/support/other-user.ts).
+const dist = isRoot
+  ? join(dirname(dirname(publicCliMain())), 'index.js')
+  : join(process.cwd(), 'dist', 'index.js');
 const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 
 /** Runs the built library as uid 65534 and reports the claims and what the code could do. */
@@ -33,10 +38,7 @@ await sb.close();
 `;
 }
 
-/**
- * The probe runs the built library as uid 65534, so the checkout must be
- * readable by that user; a clone under a private (0700) folder is not.
- */
+/** The probe runs the built library as uid 65534, so that user must be able to read it. */
 function readableByNobody(): boolean {
   if (!setpriv || !existsSync(dist)) return false;
   try {
@@ -56,7 +58,7 @@ function readableByNobody(): boolean {
 const runnable = isRoot && readableByNobody();
 if (isRoot && !runnable) {
   process.stderr.write(
-    'non-root sandbox test skipped: uid 65534 cannot read dist/ here (clone into a folder other users can read to run it)\n',
+    `non-root sandbox test skipped: uid 65534 cannot read ${dist} (no setpriv, or a private temporary directory)\n`,
   );
 }
 

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IS_ROOT, NOBODY, publicCliMain } from './other-user.js';
 
 /** The built CLI's entry point (`npm run build` writes it). */
 export const CLI_MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -56,8 +57,12 @@ export interface CliOptions {
   stdin?: string;
   /** Kill the child with SIGKILL after this many milliseconds, so a hang fails fast. */
   killAfterMs?: number;
-  /** Run the child as this user. */
-  user?: { uid: number; gid: number };
+  /**
+   * Run the CLI as a user whom file permissions bind: as root, as nobody (uid 65534),
+   * from a copy of the CLI nobody can reach (see other-user.ts); as anyone else, as
+   * themselves. Files the CLI is given must then be reachable by that user too.
+   */
+  asOtherUser?: boolean;
 }
 
 /** What a finished CLI process left. */
@@ -74,10 +79,11 @@ export interface CliResult {
 export function spawnCli(args: string[], options: CliOptions): ChildProcess {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: options.home };
   if (options.profiles !== undefined) env.RECLAMO_PROFILES = options.profiles;
-  const child = spawn(process.execPath, [CLI_MAIN, ...args], {
+  const nobody = options.asOtherUser === true && IS_ROOT;
+  const child = spawn(process.execPath, [nobody ? publicCliMain() : CLI_MAIN, ...args], {
     env: { ...env, ...options.env },
     stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    ...options.user,
+    ...(nobody ? NOBODY : {}),
   });
   if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   return child;

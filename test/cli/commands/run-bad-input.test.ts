@@ -11,6 +11,7 @@ import type { MockPolicy, MockRequest, MockServer } from '../../../src/testing/i
 import { startMockServer } from '../../../src/testing/index.js';
 import { readTrajectory } from '../../../src/trace/reader.js';
 import { freshDir, needleFile } from '../../rlm/helpers.js';
+import { otherUserSkipReason, publicTempDir } from '../../support/other-user.js';
 import { type CliResult, runCli, spawnCli, writeMockProfile } from '../../support/run-built-cli.js';
 
 const dir = freshDir('cli-run-bad-input');
@@ -271,47 +272,58 @@ describe('reclamo run: Ctrl-C', () => {
 });
 
 describe('reclamo run: files it may not read', () => {
-  // Root reads everything, so as root the CLI runs as nobody (uid 65534) for this case.
-  const asUser = process.getuid?.() === 0 ? { user: { uid: 65534, gid: 65534 } } : {};
+  // Root reads everything, so this runs the CLI as another user (other-user.ts).
+  const asUser = { asOtherUser: true };
+  const skipReason = otherUserSkipReason();
+  if (skipReason) process.stderr.write(`unreadable-context run test skipped: ${skipReason}\n`);
 
-  it('an unreadable context file exits 2 naming it and the fix; a folder notes what it skipped', async () => {
-    policy = (r) =>
-      r.messages.length === 2 ? '```repl\nprint(sorted(context))\n```' : 'FINAL(listed)';
-    const open = join(dir, 'open');
-    mkdirSync(open, { recursive: true, mode: 0o777 });
-    chmodSync(open, 0o777);
-    const locked = join(open, 'locked.txt');
-    writeFileSync(locked, 'secret');
-    chmodSync(locked, 0o000);
-    writeFileSync(join(open, 'notes.txt'), 'readable');
-    chmodSync(join(open, 'notes.txt'), 0o644);
-    writeFileSync(join(open, 'blob.bin'), Buffer.from([0xff, 0xfe, 0x00]));
-    chmodSync(join(open, 'blob.bin'), 0o644);
-    const runs = join(dir, 'runs-any-user');
-    mkdirSync(runs, { recursive: true });
-    chmodSync(runs, 0o777);
-    const profile = writeProfile();
-    chmodSync(profile, 0o644);
-    const cliAsUser = (context: string) =>
-      runCli(['run', '--profile', 'mock', '--context', context, '-q', 'q', '--log-dir', runs], {
-        home: runs,
-        profiles: profile,
-        ...asUser,
+  it.skipIf(skipReason !== undefined)(
+    'an unreadable context file exits 2 naming it and the fix; a folder notes what it skipped',
+    async () => {
+      policy = (r) =>
+        r.messages.length === 2 ? '```repl\nprint(sorted(context))\n```' : 'FINAL(listed)';
+      // Folders the other user can reach, wherever the checkout is.
+      const base = publicTempDir('run-unreadable');
+      const open = join(base, 'open');
+      mkdirSync(open, { recursive: true, mode: 0o777 });
+      chmodSync(open, 0o777);
+      const locked = join(open, 'locked.txt');
+      writeFileSync(locked, 'secret');
+      chmodSync(locked, 0o000);
+      writeFileSync(join(open, 'notes.txt'), 'readable');
+      chmodSync(join(open, 'notes.txt'), 0o644);
+      writeFileSync(join(open, 'blob.bin'), Buffer.from([0xff, 0xfe, 0x00]));
+      chmodSync(join(open, 'blob.bin'), 0o644);
+      const runs = join(base, 'runs-any-user');
+      mkdirSync(runs, { recursive: true });
+      chmodSync(runs, 0o777);
+      const profile = writeMockProfile(base, {
+        baseUrl: server.url,
+        file: 'profiles.toml',
+        settings: { concurrency: 2, context_tokens: 32768, max_iterations: 2 },
       });
+      chmodSync(profile, 0o644);
+      const cliAsUser = (context: string) =>
+        runCli(['run', '--profile', 'mock', '--context', context, '-q', 'q', '--log-dir', runs], {
+          home: runs,
+          profiles: profile,
+          ...asUser,
+        });
 
-    const file = await cliAsUser(locked);
-    expect(file.stderr).toContain(
-      `The context file "${locked}" cannot be read: permission denied (EACCES). Fix its permissions`,
-    );
-    expect(file.code).toBe(2);
+      const file = await cliAsUser(locked);
+      expect(file.stderr).toContain(
+        `The context file "${locked}" cannot be read: permission denied (EACCES). Fix its permissions`,
+      );
+      expect(file.code).toBe(2);
 
-    const folder = await cliAsUser(open);
-    expect(folder.code).toBe(0);
-    expect(folder.stderr).toContain(
-      'reclamo: note: loaded 1 files from the context folder; skipped 1 not UTF-8 text, 1 unreadable, 0 hidden',
-    );
-    expect(folder.stdout).toBe('listed\n');
-  });
+      const folder = await cliAsUser(open);
+      expect(folder.code).toBe(0);
+      expect(folder.stderr).toContain(
+        'reclamo: note: loaded 1 files from the context folder; skipped 1 not UTF-8 text, 1 unreadable, 0 hidden',
+      );
+      expect(folder.stdout).toBe('listed\n');
+    },
+  );
 });
 
 describe('reclamo run: replies built to be slow to parse', () => {
