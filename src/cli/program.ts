@@ -20,6 +20,12 @@ const commands: Record<string, () => Promise<Register>> = {
   },
   'mock-server': async () => (await import('./commands/mock-server.js')).registerMockServer,
   ping: async () => (await import('./commands/ping.js')).registerPing,
+  infer: async () => (await import('./commands/infer.js')).registerInferCommand,
+  map: async () => (await import('./commands/map.js')).registerMapCommand,
+  trace: async () => {
+    const { traceCommand } = await import('./commands/trace.js');
+    return (program) => program.addCommand(traceCommand());
+  },
   view: async () => {
     const { viewCommand } = await import('./commands/view.js');
     return (program) => program.addCommand(viewCommand());

@@ -23,6 +23,8 @@ export interface MapOptions<C extends ContractInput = 'text'> extends TreeOption
   concurrency?: number;
   /** `'read'` gives every frame the read tools. Default `'none'`. */
   capabilities?: Capabilities;
+  /** Called as each task finishes (in finishing order), with its index and result. */
+  onResult?: (index: number, result: MapResult<ContractValue<C>>) => void;
 }
 
 /**
@@ -46,6 +48,9 @@ export async function map<C extends ContractInput = 'text'>(
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       read,
       origin: 'map',
+      ...(options.onResult
+        ? { onResult: options.onResult as (index: number, result: MapResult) => void }
+        : {}),
     },
     read ? readToolsFactory : undefined,
   );

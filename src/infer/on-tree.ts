@@ -134,7 +134,12 @@ export function mapConcurrency(value: number | undefined): number {
 export async function mapOnTree(
   tree: InferenceTree,
   tasks: readonly PreparedTask[],
-  options: { concurrency?: number; read: boolean; origin: string },
+  options: {
+    concurrency?: number;
+    read: boolean;
+    origin: string;
+    onResult?: (index: number, result: MapResult) => void;
+  },
   tools?: ToolsFactory,
 ): Promise<MapResult[]> {
   const width = Math.min(mapConcurrency(options.concurrency), Math.max(1, tasks.length));
@@ -143,18 +148,25 @@ export async function mapOnTree(
   const worker = async (): Promise<void> => {
     for (let index = next++; index < tasks.length; index = next++) {
       const item = tasks[index] as PreparedTask;
+      let result: MapResult;
       try {
-        results[index] = await runFrame(
+        result = await runFrame(
           tree,
           { ...item, read: options.read, origin: options.origin },
           tools,
         );
       } catch (error) {
         // An unreadable view or an unwritable trace fails this task only.
-        results[index] = {
+        result = {
           status: 'error',
           error: error instanceof Error ? error : new Error(String(error)),
         };
+      }
+      results[index] = result;
+      try {
+        options.onResult?.(index, result);
+      } catch {
+        // A listener that throws must not lose the other results.
       }
     }
   };

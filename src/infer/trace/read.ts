@@ -103,7 +103,7 @@ export async function readTrace(
     text = await readFile(path, 'utf8');
   } catch {
     throw new TraceNotFoundError(
-      `No inference trace ${traceId} in ${join(logDir, INFERENCE_DIR)}. Check the id, or point logDir (--log-dir) at the folder the traces were written to.`,
+      `No inference trace ${traceId} in ${join(logDir, INFERENCE_DIR)}. Check the id, or pass logDir: the folder the traces were written to.`,
     );
   }
   return parseTrace(text, traceId, path);
