@@ -14,6 +14,7 @@ export const PAGE_SCRIPTS = [
   'turn.js',
   'timeline.js',
   'run.js',
+  'inference.js',
   'app.js',
 ] as const;
 export const PAGE_STYLES = ['viewer.css'] as const;

@@ -2,7 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, resolve } from 'node:path';
+import { TraceNotFoundError } from '../infer/errors.js';
+import { INFERENCE_DIR } from '../infer/trace/writer.js';
 import { ViewerError } from './errors.js';
+import { inferenceForPage, listInferences } from './inference-store.js';
 import { ASSET_FILES, ASSETS_DIR, servedPage } from './page.js';
 import { RunStore } from './run-store.js';
 
@@ -44,7 +47,9 @@ export async function startViewer(options: ViewerOptions = {}): Promise<ViewerSe
       404,
     );
   }
-  const dir = info.isDirectory() ? target : dirname(target);
+  // An inference trace opens in the log folder above its inferences/ folder.
+  const inference = !info.isDirectory() && basename(dirname(target)) === INFERENCE_DIR;
+  const dir = info.isDirectory() ? target : inference ? dirname(dirname(target)) : dirname(target);
   const store = new RunStore(dir);
   const server = createServer((req, res) => {
     handle(store, req, res).catch((error: unknown) => sendError(res, error));
@@ -62,7 +67,11 @@ export async function startViewer(options: ViewerOptions = {}): Promise<ViewerSe
   });
   const address = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${address.port}/`;
-  const url = info.isDirectory() ? base : `${base}#/run/${encodeURIComponent(basename(target))}`;
+  const url = info.isDirectory()
+    ? base
+    : inference
+      ? `${base}#/inference/${encodeURIComponent(basename(target, '.jsonl'))}`
+      : `${base}#/run/${encodeURIComponent(basename(target))}`;
   return { url, dir, close: () => closeServer(server) };
 }
 
@@ -90,6 +99,15 @@ async function handle(store: RunStore, req: IncomingMessage, res: ServerResponse
     return send(res, 200, type, await readFile(`${ASSETS_DIR}${name}`));
   }
   if (path === '/api/runs') return sendJson(res, await store.list());
+  if (path === '/api/inferences') return sendJson(res, await listInferences(store.dir));
+  if (path === '/api/inference') {
+    try {
+      return sendJson(res, await inferenceForPage(store.dir, url.searchParams.get('id') ?? ''));
+    } catch (error) {
+      if (error instanceof TraceNotFoundError) throw new ViewerError(error.message, 404);
+      throw error;
+    }
+  }
   const file = url.searchParams.get('file') ?? '';
   if (path === '/api/run') return sendJson(res, { file, header: await store.header(file) });
   if (path === '/api/details') {

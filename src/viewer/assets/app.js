@@ -1,5 +1,6 @@
-// Boot and routing: `#/` lists the runs, `#/run/<file>` opens one. An exported
-// page carries its data inline and opens its run directly.
+// Boot and routing: `#/` lists the runs (and the inference traces beside
+// them), `#/run/<file>` opens a run, `#/inference/<id>` an inference trace. An
+// exported page carries its data inline and opens its run directly.
 (() => {
   window.Reclamo = window.Reclamo || {};
   const R = window.Reclamo;
@@ -22,6 +23,7 @@
   };
 
   const route = async () => {
+    const inference = /^#\/inference\/(.+)$/.exec(location.hash);
     const match = /^#\/run\/(.+)$/.exec(location.hash);
     const file = match
       ? decodeURIComponent(match[1])
@@ -31,10 +33,16 @@
     window.scrollTo(0, 0);
     R.replace(app, h('p', { class: 'muted' }, 'Loading…'));
     try {
-      if (file === null) {
+      if (inference && source.inference) {
+        const id = decodeURIComponent(inference[1]);
+        R.replace(crumbs, h('a', { href: '#/' }, 'Runs'), ' / ', h('span', {}, `inference:${id}`));
+        document.title = `inference:${id} · reclamo view`;
+        await R.renderInference(app, source, id);
+      } else if (file === null) {
         R.replace(crumbs);
         document.title = 'reclamo view';
         await R.renderList(app, source);
+        if (source.inferences) await R.renderInferenceList(app, source);
       } else {
         R.replace(
           crumbs,

@@ -34,6 +34,8 @@
       mode: 'server',
       list: () => getJson('api/runs'),
       run: runSource,
+      inferences: () => getJson('api/inferences'),
+      inference: (id) => getJson(`api/inference?id=${encodeURIComponent(id)}`),
     };
   };
 
