@@ -191,7 +191,7 @@ export async function runFrame(
     end('error', { error: failure });
     return { status: 'error', error: failure, traceId };
   } finally {
-    writer.close();
+    await writer.close();
   }
 }
 

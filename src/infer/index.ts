@@ -4,9 +4,7 @@ export {
   type BudgetAllowance,
   type BudgetLimits,
   type BudgetRemaining,
-  billableTokens,
   createBudget,
-  DEFAULT_TRANCHE,
   type LedgerEntry,
   type PoolTotals,
   type Reservation,
@@ -38,10 +36,10 @@ export type { IncompleteObservation, RecentOutput } from './observation.js';
 export type { Capabilities, MapResult, MapTask, Traced } from './on-tree.js';
 export { DEFAULT_BUDGET, type TreeOptions } from './options.js';
 export type { Policy, PolicyContext, PolicyTask } from './policy/policy.js';
-export { defaultPolicies, PolicyRegistry, registerPolicy } from './policy/registry.js';
+export { PolicyRegistry, registerPolicy } from './policy/registry.js';
 export { type RunPolicyOptions, runPolicy, runPolicyTraced } from './policy/run.js';
 export type * from './trace/events.js';
 export { INFERENCE_TRACE_SCHEMA_VERSION } from './trace/events.js';
 export { type FormatTraceOptions, formatTrace } from './trace/format.js';
 export { type InferenceTrace, readTrace } from './trace/read.js';
-export { DEFAULT_MAX_VIEW_BYTES, type View, type ViewRecord } from './views.js';
+export type { View, ViewRecord } from './views.js';

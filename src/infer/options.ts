@@ -11,6 +11,7 @@ import type { ReasoningEffort } from '../lm/model.js';
 import { type Budget, createBudget } from './budget.js';
 import type { InferEventListener } from './events.js';
 import { type ModelChoice, resolveModel } from './model-route.js';
+import { ensureTraceDir } from './trace/writer.js';
 import { defaultTraceId, InferenceTree } from './tree.js';
 import { DEFAULT_MAX_VIEW_BYTES } from './views.js';
 
@@ -79,11 +80,14 @@ export async function createTree(options: TreeOptions): Promise<InferenceTree> {
     ...(options.profile === undefined ? {} : { profile: options.profile }),
   });
   const budget = options.budget ?? createBudget(DEFAULT_BUDGET);
+  const logDir = options.logDir ?? 'runs';
+  // Checked once here, so a folder that cannot be made fails before any model call.
+  if (logDir !== false) ensureTraceDir(logDir);
   return new InferenceTree(
     {
       model,
       ...(options.effort === undefined ? {} : { effort: options.effort }),
-      logDir: options.logDir ?? 'runs',
+      logDir,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
       maxViewBytes: positive(options.maxViewBytes ?? DEFAULT_MAX_VIEW_BYTES, 'maxViewBytes'),

@@ -239,6 +239,17 @@ describe('infer: views', () => {
     expect(response?.cutFields).toMatchObject({ content: { chars: 3_000_000 } });
   });
 
+  it('a log folder that cannot be made is a ConfigError before any model call', async () => {
+    const logDir = tempLogDir('notdir');
+    const file = join(logDir, 'a-file');
+    writeFileSync(file, 'x');
+    const model = new ScriptedModel({ replies: ['ok'] });
+    await expect(infer('q', { model, logDir: join(file, 'runs') })).rejects.toThrow(
+      /Cannot write trajectories to the folder/,
+    );
+    expect(model.calls).toHaveLength(0);
+  });
+
   it('writes traces 0600 in a 0700 folder', async () => {
     const logDir = tempLogDir('perm');
     const model = new ScriptedModel({ replies: ['ok'] });

@@ -185,7 +185,7 @@ export async function runPolicyOnTree(
     budget: node.remaining(),
     elapsedMs: Math.round(settings.clock() - started),
   });
-  writer.close();
+  await writer.close();
   tree.emit({
     type: 'frame_end',
     traceId,
