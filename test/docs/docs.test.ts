@@ -20,9 +20,10 @@ const docs = FILES.map(readMarkdown);
 const rel = (doc: MarkdownDoc) => doc.path.slice(ROOT.length + 1);
 
 let help: HelpNode;
+// One CLI process per command and subcommand: on a loaded 2-core machine that takes a while.
 beforeAll(() => {
   help = readHelp();
-});
+}, 120_000);
 
 const FLAG = /(?:^|[\s[|(=])(--?[A-Za-z][\w-]*)/g;
 
